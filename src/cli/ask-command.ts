@@ -1,0 +1,139 @@
+import { writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { describeError } from '../engine/errors.js';
+import type { ResearchEvent } from '../engine/events.js';
+import { reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
+import { answerClarification, newSession, runSession, type SessionOutcome } from '../engine/run-session.js';
+import type { EngineDeps } from '../engine/session-context.js';
+import type { FinalReport, SessionState } from '../engine/session-state.js';
+import type { EngineSettings } from '../engine/settings.js';
+import { type Output, TerminalView } from './terminal-view.js';
+
+export interface AskOptions {
+  question: string;
+  clarify: boolean;
+  out?: string;
+  json: boolean;
+}
+
+export interface AskDeps {
+  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
+  settings: EngineSettings;
+  newSessionId: () => string;
+  /** Where sessions are recorded; the store issue plugs Postgres in here. */
+  saveCheckpoint?: (state: SessionState) => Promise<void>;
+}
+
+export interface Io {
+  stdin: Readable;
+  stdout: Output;
+  stderr: Output;
+  /** Aborts on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+/**
+ * `deep-research ask "question"`: clarification at the prompt, the plan, live
+ * progress, then the report with numbered sources. Returns the exit code.
+ */
+export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Promise<number> {
+  const question = options.question.trim();
+  if (!question) {
+    io.stderr.write(
+      'error: give a question, e.g. deep-research ask "What changed in EU AI rules in 2025?"\n',
+    );
+    return 2;
+  }
+  const view = options.json ? null : new TerminalView(io.stdout);
+  const emit = (event: ResearchEvent) => {
+    if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+    else view!.onEvent(event);
+    if (!options.json && event.type === 'plan_done') view!.print(`\nResearch plan:\n${event.plan}\n`);
+  };
+  const engine: EngineDeps = {
+    ...deps.engine,
+    emit,
+    saveCheckpoint: deps.saveCheckpoint ?? (async () => {}),
+  };
+  let state = newSession(deps.newSessionId(), { question, skipClarification: !options.clarify });
+  view?.print(
+    `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
+  );
+  view?.start();
+  try {
+    let outcome: SessionOutcome = await runSession(engine, deps.settings, state, { signal: io.signal });
+    if (outcome.kind === 'needs_clarification') {
+      view?.stop();
+      const answer = await askUser(io, outcome.questions, options.json);
+      state = answerClarification(outcome.state, answer);
+      view?.start();
+      outcome = await runSession(engine, deps.settings, state, { signal: io.signal });
+    }
+    view?.stop();
+    return await finish(outcome, question, options, io);
+  } catch (error) {
+    view?.stop();
+    io.stderr.write(`error: ${describeError(error)} (session ${state.sessionId})\n`);
+    deps.engine.logger.error({ err: error, sessionId: state.sessionId }, 'ask failed');
+    return 1;
+  }
+}
+
+async function finish(
+  outcome: SessionOutcome,
+  question: string,
+  options: AskOptions,
+  io: Io,
+): Promise<number> {
+  if (outcome.kind === 'needs_clarification') {
+    // Only one round of questions: a second request for clarification cannot happen, but must not hang.
+    io.stderr.write('error: the model asked for clarification twice; try --no-clarify.\n');
+    return 1;
+  }
+  const report = outcome.kind === 'done' ? outcome.report : outcome.found;
+  const footer = usageFooter(report, outcome.state.usage, outcome.state.sessionId);
+  if (options.out) await writeFile(options.out, reportDocument(question, report, footer));
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ type: 'result', outcome: outcome.kind, report })}\n`);
+  } else {
+    if (outcome.kind === 'cancelled') io.stdout.write('\nCancelled. What was found so far:\n');
+    io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
+    if (options.out) io.stdout.write(`Report written to ${options.out}\n`);
+  }
+  return outcome.kind === 'done' ? 0 : 130;
+}
+
+/** The report as plain Markdown followed by its numbered sources. */
+export function terminalReport(report: FinalReport): string {
+  const lines = [report.markdown, ''];
+  if (report.sources.length) {
+    lines.push('Sources:');
+    for (const s of report.sources) {
+      const { title, detail } = sourceLabel(s);
+      lines.push(`[${s.n}] ${title}${detail ? ` (${detail})` : ''}${s.url ? `\n    ${s.url}` : ''}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** Prints the questions and reads one line; an empty line or closed input starts without answering. */
+async function askUser(io: Io, questions: string, json: boolean): Promise<string | null> {
+  if (!json) {
+    io.stdout.write(
+      `\n${questions}\n\nYour answer (press Enter on an empty line to start without answering):\n> `,
+    );
+  }
+  const rl = createInterface({ input: io.stdin, terminal: false });
+  try {
+    const line = await new Promise<string | null>((resolve) => {
+      rl.once('line', resolve);
+      rl.once('close', () => resolve(null));
+      io.signal.addEventListener('abort', () => resolve(null), { once: true });
+    });
+    return line?.trim() ? line.trim() : null;
+  } finally {
+    rl.close();
+  }
+}

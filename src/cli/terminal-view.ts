@@ -1,0 +1,113 @@
+import { clearScreenDown, moveCursor } from 'node:readline';
+import type { Writable } from 'node:stream';
+import type { ResearchEvent } from '../engine/events.js';
+import {
+  describeActivity,
+  formatDuration,
+  initialProgress,
+  type Progress,
+  reduceProgress,
+} from '../engine/progress.js';
+
+export type Output = Writable & { isTTY?: boolean; columns?: number };
+
+/**
+ * Live progress in a terminal. On a TTY a block of status lines is redrawn in
+ * place (phase, cycle, each running agent's activity, sources, elapsed); in a
+ * pipe, notable events are printed one per line instead.
+ */
+export class TerminalView {
+  private progress: Progress = initialProgress();
+  private drawn = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly out: Output) {}
+
+  start(): void {
+    if (this.out.isTTY) this.timer = setInterval(() => this.redraw(), 1000).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.clear();
+  }
+
+  /** Permanent output: printed above the live block. */
+  print(text: string): void {
+    this.clear();
+    this.out.write(text.endsWith('\n') ? text : `${text}\n`);
+    this.redraw();
+  }
+
+  onEvent(event: ResearchEvent): void {
+    this.progress = reduceProgress(this.progress, event);
+    const line = this.out.isTTY ? permanentLine(event) : logLine(event);
+    if (line) this.print(line);
+    else this.redraw();
+  }
+
+  private clear(): void {
+    if (!this.out.isTTY || this.drawn === 0) return;
+    moveCursor(this.out, 0, -this.drawn);
+    clearScreenDown(this.out);
+    this.drawn = 0;
+  }
+
+  private redraw(): void {
+    if (!this.out.isTTY) return;
+    this.clear();
+    const width = Math.max(40, (this.out.columns ?? 100) - 1);
+    const lines = statusLines(this.progress, Date.now() - this.startedAt).map((l) =>
+      l.length > width ? `${l.slice(0, width - 1)}…` : l,
+    );
+    if (lines.length === 0) return;
+    this.out.write(`${lines.join('\n')}\n`);
+    this.drawn = lines.length;
+  }
+}
+
+export function statusLines(p: Progress, elapsedMs: number): string[] {
+  if (p.phase === 'clarify' || p.phase === 'done') return [];
+  const head =
+    p.phase === 'plan'
+      ? 'Planning'
+      : p.phase === 'report'
+        ? 'Writing the report'
+        : `Researching · cycle ${p.cycle} of ${p.maxCycles}`;
+  const lines = [`⏳ ${head} · ${p.sources} sources · ${formatDuration(elapsedMs)}`];
+  for (const a of p.agents.filter((x) => x.status === 'running')) {
+    lines.push(`  • ${a.task}: ${describeActivity(a.activity)}`);
+  }
+  return lines;
+}
+
+/** Lines kept on screen in TTY mode (the live block shows the rest). */
+function permanentLine(event: ResearchEvent): string | null {
+  switch (event.type) {
+    case 'agent_done':
+      return `  ✓ agent ${event.agentId} done, ${event.sources} sources`;
+    case 'agent_failed':
+      return `  ⚠ agent ${event.agentId} failed: ${event.reason}`;
+    case 'research_stopped':
+      return `  research stopped early: ${event.reason.replaceAll('_', ' ')}`;
+    default:
+      return null;
+  }
+}
+
+/** One line per notable event when output is not a terminal. */
+function logLine(event: ResearchEvent): string | null {
+  switch (event.type) {
+    case 'phase':
+      return event.phase === 'report' ? 'Writing the report…' : null;
+    case 'cycle':
+      return `Cycle ${event.cycle} of ${event.maxCycles}`;
+    case 'agent_started':
+      return `  agent ${event.agentId} started: ${event.task}`;
+    case 'agent_activity':
+      return `  agent ${event.agentId}: ${describeActivity(event.activity)}`;
+    default:
+      return permanentLine(event);
+  }
+}

@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.js';
+import { requireModelAccess } from './config.js';
+import { ConfigError } from './engine/errors.js';
+import type { EngineDeps } from './engine/session-context.js';
+import type { EngineSettings } from './engine/settings.js';
+import { countTokens } from './llm/count-tokens.js';
+import { isReasoningModelName } from './llm/model-traits.js';
+import { OpenAiLlm } from './llm/openai-llm.js';
+import { systemClock } from './ports/clock.js';
+import type { Logger } from './ports/logger.js';
+import type { WebSearch } from './ports/web-search.js';
+import { loadPrompts } from './prompts/load-prompts.js';
+
+export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
+
+export function engineSettings(config: Config): EngineSettings {
+  const spec = (name: string) => ({
+    name,
+    reasoning: config.models.reasoning === 'auto' ? isReasoningModelName(name) : config.models.reasoning,
+  });
+  return {
+    models: {
+      orchestrator: spec(config.models.orchestrator),
+      agent: spec(config.models.agent),
+      report: spec(config.models.report),
+    },
+    reasoningEffort: config.models.effort,
+    ...config.limits,
+    llmTimeoutMs: config.openai.timeoutMs,
+    prices: config.prices,
+  };
+}
+
+/** The engine's real adapters, built once from config. */
+export function engineDeps(config: Config, logger: Logger): Omit<EngineDeps, 'emit' | 'saveCheckpoint'> {
+  const access = requireModelAccess(config);
+  const webSearch = createWebSearch(config);
+  if (!webSearch) {
+    throw new ConfigError(
+      'no_search_provider',
+      'No search provider is configured: set SEARCH_PROVIDER to tavily, brave, exa or searxng, with its API key or URL.',
+    );
+  }
+  return {
+    llm: new OpenAiLlm({ ...access, maxRetries: config.openai.maxRetries, logger, countTokens }),
+    prompts: loadPrompts(PROMPTS_DIR),
+    webSearch,
+    countTokens,
+    clock: systemClock,
+    logger,
+  };
+}
+
+function createWebSearch(config: Config): WebSearch | undefined {
+  const provider = config.search.provider;
+  if (provider === null || provider === 'none') return undefined;
+  // Provider adapters arrive with the research-tools work; naming one before then must not fail silently.
+  throw new ConfigError(
+    'search_provider_unavailable',
+    `SEARCH_PROVIDER=${provider} is not supported by this version yet; no web search provider adapters are installed.`,
+  );
+}

@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { ConfigError } from './engine/errors.js';
+import type { ModelPrice } from './engine/usage.js';
+
+const positiveInt = z.coerce.number().int().positive();
+const positiveNumber = z.coerce.number().positive();
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const optionalUrl = optionalText.pipe(z.url().optional());
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .default('false')
+  .transform((v) => ['true', '1', 'yes'].includes(v));
+
+/** USD per million tokens, for the cost estimate in the report footer; MODEL_PRICES adds or overrides entries. */
+export const DEFAULT_MODEL_PRICES: Record<string, ModelPrice> = {
+  'gpt-5.1': { input: 1.25, output: 10 },
+  'gpt-5-mini': { input: 0.25, output: 2 },
+  'gpt-5-nano': { input: 0.05, output: 0.4 },
+  'gpt-5': { input: 1.25, output: 10 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'gpt-4.1': { input: 2, output: 8 },
+  'gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'gpt-4o': { input: 2.5, output: 10 },
+  'o4-mini': { input: 1.1, output: 4.4 },
+  o3: { input: 2, output: 8 },
+};
+
+const ModelPrices = z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) }));
+
+/**
+ * Every environment variable the app reads. Each entry's `hint` says what to
+ * set; the README lists the same variables.
+ */
+const schema = z.object({
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl,
+  RESEARCH_MODEL: z.string().trim().min(1).default('gpt-5.1'),
+  ORCHESTRATOR_MODEL: optionalText,
+  AGENT_MODEL: optionalText,
+  REPORT_MODEL: optionalText,
+  MODEL_REASONING: z.enum(['auto', 'true', 'false']).default('auto'),
+  REASONING_EFFORT: z.enum(['low', 'medium', 'high']).default('medium'),
+  LLM_TIMEOUT_SECONDS: positiveNumber.default(300),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
+  MODEL_PRICES: optionalText.transform((v, ctx) => {
+    if (!v) return {};
+    try {
+      return ModelPrices.parse(JSON.parse(v));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON like {"my-model":{"input":1,"output":4}}' });
+      return z.NEVER;
+    }
+  }),
+  SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(0),
+  MAX_PARALLEL_AGENTS: z.coerce.number().int().min(1).max(10).default(3),
+  MAX_CYCLES: positiveInt.optional(),
+  MAX_AGENT_CYCLES: positiveInt.default(8),
+  TIME_BUDGET_MINUTES: positiveNumber.default(20),
+  AGENT_TIME_BUDGET_MINUTES: positiveNumber.default(12),
+  TOKEN_BUDGET: positiveInt.default(2_000_000),
+  TOOL_CALL_BUDGET: positiveInt.default(200),
+  TOOL_TIMEOUT_SECONDS: positiveNumber.default(60),
+  REPORT_INPUT_TOKENS: positiveInt.default(120_000),
+  SEARCH_PROVIDER: optionalText.pipe(z.enum(['tavily', 'brave', 'exa', 'searxng', 'none']).optional()),
+  TAVILY_API_KEY: optionalText,
+  BRAVE_API_KEY: optionalText,
+  EXA_API_KEY: optionalText,
+  SEARXNG_URL: optionalUrl,
+  ALLOW_PRIVATE_URLS: flag,
+  LOG_LEVEL: optionalText.pipe(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  ),
+});
+
+const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
+  OPENAI_BASE_URL: 'set it to the base URL of an OpenAI-compatible server, e.g. http://localhost:11434/v1',
+  MODEL_REASONING: 'set it to auto, true or false',
+  REASONING_EFFORT: 'set it to low, medium or high',
+  LLM_MAX_RETRIES: 'set it to a whole number from 0 to 20',
+  MAX_PARALLEL_AGENTS: 'set it to a whole number from 1 to 10',
+  SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
+  SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
+  ALLOW_PRIVATE_URLS: 'set it to true or false',
+  LOG_LEVEL: 'set it to fatal, error, warn, info, debug, trace or silent',
+};
+
+export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
+
+export interface Config {
+  openai: { apiKey?: string; baseURL?: string; maxRetries: number; timeoutMs: number };
+  models: {
+    orchestrator: string;
+    agent: string;
+    report: string;
+    reasoning: 'auto' | boolean;
+    effort: 'low' | 'medium' | 'high';
+  };
+  prices: { models: Record<string, ModelPrice>; searchPer1k: number };
+  limits: {
+    maxParallelAgents: number;
+    maxCycles: number | null;
+    maxAgentCycles: number;
+    timeBudgetMs: number;
+    agentTimeBudgetMs: number;
+    tokenBudget: number;
+    toolCallBudget: number;
+    toolTimeoutMs: number;
+    reportInputTokens: number;
+  };
+  search: {
+    provider: SearchProviderName | 'none' | null;
+    tavilyKey?: string;
+    braveKey?: string;
+    exaKey?: string;
+    searxngUrl?: string;
+    allowPrivateUrls: boolean;
+  };
+  logLevel?: string;
+}
+
+/** Parses the environment once; the first bad variable stops start-up with one line naming it. */
+export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
+  // `FOO=` in an env file means "not set", so defaults apply.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''),
+  );
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]) as keyof typeof schema.shape;
+    const got = env[name] === undefined ? '' : ` (got "${env[name]}")`;
+    const hint = HINTS[name] ?? `set it to a valid value or unset it to use the default`;
+    throw new ConfigError('invalid_env', `${name} is invalid${got}: ${issue.message}; ${hint}.`);
+  }
+  const e = parsed.data;
+  const config: Config = {
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseURL: e.OPENAI_BASE_URL,
+      maxRetries: e.LLM_MAX_RETRIES,
+      timeoutMs: e.LLM_TIMEOUT_SECONDS * 1000,
+    },
+    models: {
+      orchestrator: e.ORCHESTRATOR_MODEL ?? e.RESEARCH_MODEL,
+      agent: e.AGENT_MODEL ?? e.RESEARCH_MODEL,
+      report: e.REPORT_MODEL ?? e.RESEARCH_MODEL,
+      reasoning: e.MODEL_REASONING === 'auto' ? 'auto' : e.MODEL_REASONING === 'true',
+      effort: e.REASONING_EFFORT,
+    },
+    prices: { models: { ...DEFAULT_MODEL_PRICES, ...e.MODEL_PRICES }, searchPer1k: e.SEARCH_PRICE_PER_1K },
+    limits: {
+      maxParallelAgents: e.MAX_PARALLEL_AGENTS,
+      maxCycles: e.MAX_CYCLES ?? null,
+      maxAgentCycles: e.MAX_AGENT_CYCLES,
+      timeBudgetMs: e.TIME_BUDGET_MINUTES * 60_000,
+      agentTimeBudgetMs: e.AGENT_TIME_BUDGET_MINUTES * 60_000,
+      tokenBudget: e.TOKEN_BUDGET,
+      toolCallBudget: e.TOOL_CALL_BUDGET,
+      toolTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000,
+      reportInputTokens: e.REPORT_INPUT_TOKENS,
+    },
+    search: {
+      provider: e.SEARCH_PROVIDER ?? firstConfiguredProvider(e),
+      tavilyKey: e.TAVILY_API_KEY,
+      braveKey: e.BRAVE_API_KEY,
+      exaKey: e.EXA_API_KEY,
+      searxngUrl: e.SEARXNG_URL,
+      allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+  return Object.freeze(config);
+}
+
+function firstConfiguredProvider(e: z.output<typeof schema>): SearchProviderName | null {
+  if (e.TAVILY_API_KEY) return 'tavily';
+  if (e.BRAVE_API_KEY) return 'brave';
+  if (e.EXA_API_KEY) return 'exa';
+  if (e.SEARXNG_URL) return 'searxng';
+  return null;
+}
+
+/** The model server must be reachable for anything that researches. */
+export function requireModelAccess(config: Config): { apiKey: string; baseURL?: string } {
+  if (config.openai.apiKey) return { apiKey: config.openai.apiKey, baseURL: config.openai.baseURL };
+  // Local OpenAI-compatible servers (Ollama, vLLM) usually take no key.
+  if (config.openai.baseURL) return { apiKey: 'not-needed', baseURL: config.openai.baseURL };
+  throw new ConfigError(
+    'missing_env',
+    'OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.',
+  );
+}

@@ -1,0 +1,205 @@
+import type { ChatMessage, ToolCall, ToolSpec } from '../../ports/llm.js';
+import type { AgentActivity } from '../events.js';
+import {
+  callModel,
+  currentDate,
+  exhaustedBudget,
+  interruption,
+  researchEndOf,
+  type SessionContext,
+} from '../session-context.js';
+import { LIMITS, reserves } from '../settings.js';
+import { shortUrl } from '../sources/canonical-url.js';
+import { runInternalSearch } from '../tools/internal-search-tool.js';
+import { runOpenUrl } from '../tools/open-url-tool.js';
+import { TOOL } from '../tools/tool-names.js';
+import { errorText, type ToolOutcome } from '../tools/tool-result.js';
+import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
+import { runWebSearch } from '../tools/web-search-tool.js';
+
+export type AgentResult =
+  | { ok: true; report: string; sources: number }
+  | { ok: false; reason: string; cancelled?: boolean };
+
+const ACK = 'Acknowledged, please continue.';
+
+/**
+ * One research agent: it sees only its task (plus what the session already
+ * searched and read), loops over the real tools until it calls
+ * `generate_report`, runs out of cycles or time, then writes a fact-dense
+ * intermediate report citing the session's source numbers.
+ */
+export async function runAgent(ctx: SessionContext, agentId: string, task: string): Promise<AgentResult> {
+  const { deps, settings } = ctx;
+  const model = settings.models.agent;
+  const started = deps.clock.now();
+  const reportBy = researchEndOf(ctx);
+  const researchBy = Math.min(
+    started + settings.agentTimeBudgetMs,
+    reportBy - reserves(settings).agentReportMs,
+  );
+  const activity = (a: AgentActivity) => deps.emit({ type: 'agent_activity', agentId, activity: a });
+
+  const messages: ChatMessage[] = [{ role: 'user', content: renderTask(ctx, task) }];
+  const shown = new Set<number>();
+  let cycle = 0;
+
+  while (cycle < settings.maxAgentCycles && deps.clock.now() < researchBy && !exhaustedBudget(ctx)) {
+    const tools = agentTools(ctx);
+    const system = deps.prompts.render(model.reasoning ? 'research-agent-reasoning' : 'research-agent', {
+      current_date: currentDate(ctx),
+      current_cycle: String(cycle + 1),
+      max_cycles: String(settings.maxAgentCycles),
+      has_web_search: Boolean(deps.webSearch),
+      has_internal_search: ctx.hasInternalSearch,
+    });
+    let calls: ToolCall[];
+    try {
+      const response = await callModel(ctx, {
+        model,
+        purpose: 'agent',
+        messages: [{ role: 'system', content: system.text }, ...messages],
+        tools,
+        toolChoice: 'required',
+        maxTokens: system.settings.maxTokens,
+        reasoningEffort: 'low',
+        until: researchBy,
+      });
+      calls = response.toolCalls;
+      if (calls.length === 0) {
+        messages.push({ role: 'assistant', content: response.text });
+        messages.push({
+          role: 'user',
+          content: 'Respond only with tool calls: research with the tools, or call generate_report.',
+        });
+        cycle += 1;
+        continue;
+      }
+    } catch (error) {
+      const why = interruption(ctx, researchBy);
+      if (why === 'cancelled') return { ok: false, reason: 'cancelled', cancelled: true };
+      if (why === 'deadline') break;
+      if (shown.size === 0) return { ok: false, reason: errorText(error) };
+      ctx.log.warn({ agentId, err: error }, 'agent model call failed; writing report from what was found');
+      break;
+    }
+    if (calls.some((c) => c.name === TOOL.generateReport)) break;
+
+    messages.push({ role: 'assistant', content: '', toolCalls: calls });
+    const outcomes = await Promise.all(calls.map((call) => runTool(ctx, call, researchBy, activity)));
+    let searchedWeb = false;
+    calls.forEach((call, i) => {
+      const outcome = outcomes[i]!;
+      messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
+      for (const n of outcome.shown) shown.add(n);
+      if (call.name === TOOL.webSearch && outcome.shown.length > 0) searchedWeb = true;
+    });
+    if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+    if (searchedWeb && deps.pageReader) {
+      messages.push({ role: 'user', content: deps.prompts.render('open-url-nudge', {}).text });
+    }
+    // Thinking is free: only a step that used a research tool spends a cycle.
+    if (calls.some((c) => c.name !== TOOL.think)) cycle += 1;
+  }
+
+  if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+  if (shown.size === 0) {
+    return { ok: true, report: 'The research agent found no sources for this task.', sources: 0 };
+  }
+  activity({ kind: 'writing' });
+  return writeReport(ctx, task, messages, reportBy, shown.size);
+}
+
+async function writeReport(
+  ctx: SessionContext,
+  task: string,
+  messages: ChatMessage[],
+  until: number,
+  sources: number,
+): Promise<AgentResult> {
+  const system = ctx.deps.prompts.render('intermediate-report', { current_date: currentDate(ctx) });
+  try {
+    const response = await callModel(ctx, {
+      model: ctx.settings.models.agent,
+      purpose: 'agent_report',
+      messages: [
+        { role: 'system', content: system.text },
+        ...messages,
+        { role: 'user', content: ctx.deps.prompts.render('intermediate-report-query', { task }).text },
+      ],
+      maxTokens: system.settings.maxTokens,
+      reasoningEffort: 'low',
+      until,
+    });
+    const report = response.text.trim();
+    if (!report) return { ok: false, reason: 'the agent wrote an empty report' };
+    return { ok: true, report, sources };
+  } catch (error) {
+    const why = interruption(ctx, until);
+    if (why === 'cancelled') return { ok: false, reason: 'cancelled', cancelled: true };
+    if (why === 'deadline') return { ok: false, reason: 'ran out of time before writing its report' };
+    return { ok: false, reason: `could not write its report (${errorText(error)})` };
+  }
+}
+
+function agentTools(ctx: SessionContext): ToolSpec[] {
+  const tools: ToolSpec[] = [];
+  if (ctx.deps.webSearch) tools.push(TOOL_SPECS.webSearch);
+  if (ctx.deps.pageReader) tools.push(TOOL_SPECS.openUrl);
+  if (ctx.hasInternalSearch) tools.push(TOOL_SPECS.internalSearch);
+  if (!ctx.settings.models.agent.reasoning) tools.push(TOOL_SPECS.think);
+  tools.push(TOOL_SPECS.agentReport);
+  return tools;
+}
+
+function renderTask(ctx: SessionContext, task: string): string {
+  const recent = <T>(items: T[]) => items.slice(-LIMITS.continuationItems);
+  const searches = recent(Object.keys(ctx.state.searches));
+  const urls = recent(ctx.state.readUrls);
+  return ctx.deps.prompts.render('agent-task', {
+    task,
+    prior_searches: searches.map((q) => `- ${q}`).join('\n'),
+    prior_urls: urls.map((u) => `- ${u}`).join('\n'),
+  }).text;
+}
+
+async function runTool(
+  ctx: SessionContext,
+  call: ToolCall,
+  until: number,
+  activity: (a: AgentActivity) => void,
+): Promise<ToolOutcome> {
+  const toolsOffered = agentTools(ctx).map((t) => t.name);
+  if (!toolsOffered.includes(call.name as never) || call.name === TOOL.generateReport) {
+    return {
+      content: `Error: there is no tool named "${call.name}" here. Available tools: ${toolsOffered.join(', ')}.`,
+      shown: [],
+    };
+  }
+  if (call.name === TOOL.think) {
+    const args = parseToolArgs(TOOL.think, call);
+    if (args.ok) activity({ kind: 'thinking' });
+    return { content: args.ok ? ACK : args.message, shown: [] };
+  }
+  if (ctx.state.toolCalls >= ctx.settings.toolCallBudget) {
+    return {
+      content: 'Error: the tool-call budget for this research is used up; call generate_report.',
+      shown: [],
+    };
+  }
+  if (call.name === TOOL.webSearch || call.name === TOOL.internalSearch) {
+    const args = parseToolArgs(call.name, call);
+    if (!args.ok) return { content: args.message, shown: [] };
+    ctx.state.toolCalls += 1;
+    const internal = call.name === TOOL.internalSearch;
+    activity({ kind: internal ? 'searching_internal' : 'searching', queries: args.value.queries });
+    return internal
+      ? runInternalSearch(ctx, args.value.queries, until)
+      : runWebSearch(ctx, args.value.queries, until);
+  }
+  const args = parseToolArgs(TOOL.openUrl, call);
+  if (!args.ok) return { content: args.message, shown: [] };
+  ctx.state.toolCalls += 1;
+  activity({ kind: 'reading', urls: args.value.urls.map((u) => shortUrl(u)) });
+  return runOpenUrl(ctx, args.value.urls, until);
+}

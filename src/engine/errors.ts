@@ -1,0 +1,65 @@
+/**
+ * Errors grouped by whose fault they are. Expected outcomes (clarification
+ * needed, cancelled, partial report) are values, never errors.
+ */
+export type Fault = 'user' | 'config' | 'model' | 'provider' | 'budget' | 'internal';
+
+export abstract class AppError extends Error {
+  abstract readonly fault: Fault;
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The person asking did something we cannot do; the message is shown to them as is. */
+export class UserInputError extends AppError {
+  readonly fault = 'user';
+}
+
+/** The operator must change a setting; the message names it. */
+export class ConfigError extends AppError {
+  readonly fault = 'config';
+}
+
+/** The model produced something unusable even after recovery. */
+export class ModelOutputError extends AppError {
+  readonly fault = 'model';
+}
+
+/** An upstream service (model server, search provider) failed. */
+export class ProviderError extends AppError {
+  readonly fault = 'provider';
+  constructor(
+    code: string,
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown; status?: number; retryAfterMs?: number },
+  ) {
+    super(code, message, options);
+    this.status = options?.status;
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+}
+
+/** A session limit was reached where no partial result could be produced. */
+export class BudgetExceededError extends AppError {
+  readonly fault = 'budget';
+}
+
+/** One plain sentence for a person, whatever was thrown. */
+export function describeError(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  if (error instanceof Error && error.name === 'AbortError') return 'The operation was cancelled.';
+  return 'An unexpected internal error occurred.';
+}
+
+export function faultOf(error: unknown): Fault {
+  return error instanceof AppError ? error.fault : 'internal';
+}

@@ -1,0 +1,183 @@
+import type { ChatMessage } from '../../ports/llm.js';
+import { renumberCitations } from '../citations/renumber-citations.js';
+import { callModel, currentDate, deadlineOf, interruption, type SessionContext } from '../session-context.js';
+import type { FinalReport, PartialReason } from '../session-state.js';
+import { errorText } from '../tools/tool-result.js';
+import { estimateCost } from '../usage.js';
+import { extractFindings, type Finding } from './findings.js';
+import { researchRequestText } from './research-request.js';
+
+const PARTIAL_WHY: Record<PartialReason, string> = {
+  time_budget: 'research stopped early because the time budget ran out',
+  token_budget: 'research stopped early because the token budget was used up',
+  tool_call_budget: 'research stopped early because the tool-call budget was used up',
+  provider_error: 'research stopped early because the model service failed',
+  report_unavailable:
+    'the report could not be written in full, so findings are shown as the research agents wrote them',
+};
+
+/**
+ * Writes the final report from the agents' findings with the plan as a guide,
+ * by rolling synthesis when the findings exceed the report model's input
+ * budget. If the model fails or time runs out, the findings themselves become
+ * the report, so what was gathered is never lost.
+ */
+export async function writeFinalReport(ctx: SessionContext): Promise<FinalReport | 'cancelled'> {
+  const { state } = ctx;
+  const findings = extractFindings(state);
+  let partial: PartialReason | null = state.stopReason;
+  let markdown: string;
+  if (findings.length === 0) {
+    markdown = nothingFound(ctx);
+  } else {
+    const written = await synthesize(ctx, findings);
+    if (written === 'cancelled') return 'cancelled';
+    markdown = written.markdown;
+    if (written.fallback) partial = 'report_unavailable';
+  }
+  return finalize(ctx, markdown, partial);
+}
+
+/** What was found so far, citations resolved: used when a session is cancelled. */
+export function findingsReport(ctx: SessionContext): FinalReport {
+  const findings = extractFindings(ctx.state);
+  return finalize(
+    ctx,
+    findings.length ? findingsMarkdown(findings) : nothingFound(ctx),
+    ctx.state.stopReason,
+  );
+}
+
+function finalize(ctx: SessionContext, markdown: string, partial: PartialReason | null): FinalReport {
+  const { text, order } = renumberCitations(markdown, (n) => ctx.sources.get(n) !== undefined);
+  const sources = order.map((old, i) => ({ ...ctx.sources.get(old)!, n: i + 1 }));
+  const banner = partial ? `> **Partial report:** ${PARTIAL_WHY[partial]}.\n\n` : '';
+  return {
+    markdown: banner + text.trim(),
+    sources,
+    partial,
+    durationMs: ctx.deps.clock.now() - (ctx.state.startedAt ?? ctx.deps.clock.now()),
+    sourcesSeen: ctx.state.sources.length,
+    costUsd: estimateCost(ctx.state.usage, ctx.settings.prices).usd,
+  };
+}
+
+type Synthesis = { markdown: string; fallback: boolean } | 'cancelled';
+
+async function synthesize(ctx: SessionContext, findings: Finding[]): Promise<Synthesis> {
+  const { deps } = ctx;
+  const until = deadlineOf(ctx);
+  const plan = ctx.state.plan ?? '';
+  const request = researchRequestText(deps.prompts, ctx.state.request);
+  const system = deps.prompts.render('final-report', { current_date: currentDate(ctx) });
+  const reminder = deps.prompts.render('final-report-reminder', { research_plan: plan }).text;
+  const merge = deps.prompts.render('final-report-merge', {
+    current_date: currentDate(ctx),
+    research_plan: plan,
+  });
+  const maxDraft = system.settings.maxTokens ?? 20_000;
+  const fixed = deps.countTokens(system.text + request + reminder + merge.text);
+  const groups = packFindings(
+    findings,
+    (t) => deps.countTokens(t),
+    ctx.settings.reportInputTokens - fixed - maxDraft,
+  );
+
+  let draft = '';
+  for (const [i, group] of groups.entries()) {
+    const last = i === groups.length - 1;
+    const messages: ChatMessage[] =
+      i === 0
+        ? [
+            { role: 'system', content: system.text },
+            { role: 'user', content: request },
+            { role: 'user', content: `Findings from the research agents:\n\n${group}` },
+            { role: 'user', content: reminder },
+          ]
+        : [
+            { role: 'system', content: merge.text },
+            { role: 'user', content: request },
+            { role: 'user', content: `Current report draft:\n\n${draft}` },
+            { role: 'user', content: `New findings to merge into the draft:\n\n${group}` },
+          ];
+    try {
+      const response = await callModel(ctx, {
+        model: ctx.settings.models.report,
+        purpose: i === 0 ? 'final_report' : 'report_merge',
+        messages,
+        maxTokens: (i === 0 ? system : merge).settings.maxTokens,
+        until,
+        onTextDelta: last ? (text) => deps.emit({ type: 'report_delta', text }) : undefined,
+      });
+      if (!response.text.trim()) throw new Error('the model returned an empty report');
+      draft = response.text;
+    } catch (error) {
+      if (interruption(ctx, until) === 'cancelled') return 'cancelled';
+      ctx.log.warn(
+        { err: error, pass: i + 1, passes: groups.length },
+        `final report failed: ${errorText(error)}`,
+      );
+      const rest = groups.slice(i).join('\n\n');
+      return { markdown: draft ? `${draft}\n\n## Further findings\n\n${rest}` : rest, fallback: true };
+    }
+  }
+  return { markdown: draft, fallback: false };
+}
+
+/** Findings as report text: one heading per task, citations intact. */
+function findingsMarkdown(findings: Finding[]): string {
+  return findings.map(block).join('\n\n');
+}
+
+function block(f: Finding): string {
+  return `### ${f.task}\n\n${f.report}`;
+}
+
+/**
+ * Findings in groups that each fit `budget` tokens; a finding too large on its
+ * own is split at paragraph boundaries. One group when everything fits.
+ */
+export function packFindings(findings: Finding[], count: (text: string) => number, budget: number): string[] {
+  // Each piece is counted once; a separator costs about one token, so sums stay close to a recount.
+  const units: { text: string; tokens: number }[] = [];
+  for (const f of findings) {
+    const text = block(f);
+    const tokens = count(text);
+    if (tokens <= budget) units.push({ text, tokens });
+    else
+      units.push(
+        ...pack(
+          text.split(/\n{2,}/).map((p) => ({ text: p, tokens: count(p) })),
+          budget,
+        ),
+      );
+  }
+  return pack(units, budget).map((u) => u.text);
+}
+
+function pack(units: { text: string; tokens: number }[], budget: number): { text: string; tokens: number }[] {
+  const out: { text: string; tokens: number }[] = [];
+  let current: { text: string; tokens: number } | null = null;
+  for (const unit of units) {
+    if (current && current.tokens + 1 + unit.tokens <= budget) {
+      current = { text: `${current.text}\n\n${unit.text}`, tokens: current.tokens + 1 + unit.tokens };
+    } else {
+      if (current) out.push(current);
+      current = { ...unit };
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+function nothingFound(ctx: SessionContext): string {
+  const failed = ctx.state.agents.filter((a) => a.status === 'failed');
+  if (ctx.state.agents.length === 0) {
+    return 'No research could be carried out, so there is nothing to report.';
+  }
+  if (failed.length === ctx.state.agents.length) {
+    const reasons = [...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ');
+    return `Every research agent failed, so nothing was found and there is nothing to report (${reasons}).`;
+  }
+  return 'The research agents found no sources for this question, so there is nothing to report.';
+}

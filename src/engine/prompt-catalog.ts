@@ -1,0 +1,53 @@
+/**
+ * The contract between the code and `prompts/*.md`: every prompt the engine
+ * renders and exactly the variables it passes. The loader refuses to start
+ * when a prompt file declares anything else, so a typo is a start-up error
+ * rather than a blank in a prompt.
+ */
+export const PROMPT_CATALOG = {
+  'research-request': ['question', 'clarification_questions', 'clarification_answer', 'previous_research'],
+  clarification: ['current_date', 'max_questions'],
+  'research-plan': ['current_date', 'max_steps'],
+  'research-plan-reminder': ['max_steps'],
+  orchestrator: [
+    'current_date',
+    'current_cycle',
+    'max_cycles',
+    'research_plan',
+    'max_parallel_agents',
+    'has_web_search',
+    'has_internal_search',
+  ],
+  'orchestrator-reasoning': [
+    'current_date',
+    'current_cycle',
+    'max_cycles',
+    'research_plan',
+    'max_parallel_agents',
+    'has_web_search',
+    'has_internal_search',
+  ],
+  'first-cycle-reminder': [],
+  'research-agent': ['current_date', 'current_cycle', 'max_cycles', 'has_web_search', 'has_internal_search'],
+  'research-agent-reasoning': [
+    'current_date',
+    'current_cycle',
+    'max_cycles',
+    'has_web_search',
+    'has_internal_search',
+  ],
+  'agent-task': ['task', 'prior_searches', 'prior_urls'],
+  'open-url-nudge': [],
+  'intermediate-report': ['current_date'],
+  'intermediate-report-query': ['task'],
+  'final-report': ['current_date'],
+  'final-report-reminder': ['research_plan'],
+  'final-report-merge': ['current_date', 'research_plan'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type PromptName = keyof typeof PROMPT_CATALOG;
+
+/** Values are strings, or booleans for Mustache sections (`{{#has_web_search}}`). */
+export type PromptVariables<N extends PromptName> = {
+  [K in (typeof PROMPT_CATALOG)[N][number]]: string | boolean;
+};

@@ -1,0 +1,49 @@
+import { formatDuration } from './progress.js';
+import type { FinalReport, Source } from './session-state.js';
+import { totalTokens, type Usage } from './usage.js';
+
+/** `[3] Title, example.com, 2025-03-02` (without link syntax; surfaces add their own). */
+export function sourceLabel(source: Source): { title: string; detail: string } {
+  const where = source.url ? domainOf(source.url) : source.path;
+  const detail = [where, source.publishedAt?.slice(0, 10)].filter(Boolean).join(', ');
+  return { title: source.title || where || `Source ${source.n}`, detail };
+}
+
+export function domainOf(url: string): string {
+  try {
+    return new URL(url).host.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+}
+
+/** `7m 41s · 22 sources read · 312k tokens · ~$0.48 · session 3f2a…` */
+export function usageFooter(report: FinalReport, usage: Usage, sessionId: string): string {
+  const tokens = totalTokens(usage);
+  const tokenText = tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
+  return [
+    formatDuration(report.durationMs),
+    `${report.sourcesSeen} sources seen`,
+    `${usage.pagesRead} pages read`,
+    `${tokenText} tokens`,
+    `~$${report.costUsd.toFixed(2)}`,
+    `session ${sessionId}`,
+  ].join(' · ');
+}
+
+/** The whole report as one Markdown document (the CLI's --out file and the Slack report.md). */
+export function reportDocument(question: string, report: FinalReport, footer: string): string {
+  const sources = report.sources.map((s) => {
+    const { title, detail } = sourceLabel(s);
+    const link = s.url ? `[${escapeBrackets(title)}](${s.url})` : escapeBrackets(title);
+    return `${s.n}. ${link}${detail ? `, ${detail}` : ''}`;
+  });
+  const parts = [`# ${question.split('\n')[0]}`, report.markdown];
+  if (sources.length) parts.push(`## Sources\n\n${sources.join('\n')}`);
+  parts.push(`_${footer}_`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+function escapeBrackets(text: string): string {
+  return text.replace(/([[\]])/g, '\\$1');
+}

@@ -1,0 +1,141 @@
+import { ConfigError } from './errors.js';
+import { clarify } from './phases/clarify.js';
+import { findingsReport, writeFinalReport } from './phases/final-report.js';
+import { orchestrate } from './phases/orchestrate.js';
+import { writePlan } from './phases/plan.js';
+import { researchRequestText } from './phases/research-request.js';
+import { createContext, type EngineDeps, type SessionContext } from './session-context.js';
+import { type FinalReport, type ResearchRequest, type SessionState, STATE_VERSION } from './session-state.js';
+import type { EngineSettings } from './settings.js';
+import { emptyUsage, estimateCost } from './usage.js';
+
+export type SessionOutcome =
+  | { kind: 'needs_clarification'; questions: string; state: SessionState }
+  | { kind: 'done'; report: FinalReport; state: SessionState }
+  /** `found` is what the session had gathered when it was cancelled. */
+  | { kind: 'cancelled'; found: FinalReport; state: SessionState };
+
+export function newSession(sessionId: string, request: ResearchRequest): SessionState {
+  return {
+    version: STATE_VERSION,
+    sessionId,
+    request,
+    phase: 'clarify',
+    startedAt: null,
+    plan: null,
+    history: [],
+    cycle: 0,
+    sources: [],
+    searches: {},
+    readUrls: [],
+    agents: [],
+    toolCalls: 0,
+    usage: emptyUsage(),
+    stopReason: null,
+    report: null,
+  };
+}
+
+/** The requester answered the questions (or chose to start without answering: `null`). One round only. */
+export function answerClarification(state: SessionState, answer: string | null): SessionState {
+  const questions = state.request.clarification?.questions ?? '';
+  return {
+    ...structuredClone(state),
+    request: { ...state.request, clarification: { questions, answer } },
+    phase: 'plan',
+  };
+}
+
+/**
+ * Runs a session from wherever its state is (new, answered, or a checkpoint)
+ * to its next resting point: questions for the requester, a report, or
+ * cancellation. The caller's state is not mutated.
+ */
+export async function runSession(
+  deps: EngineDeps,
+  settings: EngineSettings,
+  initial: SessionState,
+  options: { signal?: AbortSignal } = {},
+): Promise<SessionOutcome> {
+  const state = structuredClone(initial);
+  const cancel = options.signal ?? new AbortController().signal;
+  const hasInternalSearch = await knowledgeBaseReady(deps);
+  if (!deps.webSearch && !hasInternalSearch) {
+    throw new ConfigError(
+      'no_research_tools',
+      'No search provider is configured and the knowledge base is empty: set SEARCH_PROVIDER and its key, or ingest documents.',
+    );
+  }
+  const ctx = createContext(deps, settings, state, cancel, hasInternalSearch);
+  try {
+    return await advance(ctx);
+  } catch (error) {
+    if (cancel.aborted) return cancelled(ctx);
+    ctx.log.error({ err: error, phase: state.phase }, 'research session failed');
+    throw error;
+  }
+}
+
+async function advance(ctx: SessionContext): Promise<SessionOutcome> {
+  const { deps, state } = ctx;
+  if (state.phase === 'clarify') {
+    if (!state.request.skipClarification && !state.request.clarification) {
+      deps.emit({ type: 'phase', phase: 'clarify' });
+      const result = await clarify(ctx);
+      if (result.kind === 'ask') {
+        state.request.clarification = { questions: result.questions, answer: null };
+        deps.emit({ type: 'clarification', questions: result.questions });
+        await deps.saveCheckpoint(state);
+        return { kind: 'needs_clarification', questions: result.questions, state };
+      }
+    }
+    state.phase = 'plan';
+  }
+  if (state.phase === 'plan') {
+    deps.emit({ type: 'phase', phase: 'plan' });
+    state.startedAt ??= deps.clock.now();
+    state.plan = await writePlan(ctx);
+    deps.emit({ type: 'plan_done', plan: state.plan });
+    state.history = [{ role: 'user', content: researchRequestText(deps.prompts, state.request) }];
+    state.phase = 'research';
+    await deps.saveCheckpoint(state);
+  }
+  if (state.phase === 'research') {
+    deps.emit({ type: 'phase', phase: 'research' });
+    if ((await orchestrate(ctx)) === 'cancelled') return cancelled(ctx);
+    state.phase = 'report';
+    await deps.saveCheckpoint(state);
+  }
+  if (state.phase === 'report') {
+    deps.emit({ type: 'phase', phase: 'report' });
+    const report = await writeFinalReport(ctx);
+    if (report === 'cancelled') return cancelled(ctx);
+    state.report = report;
+    state.phase = 'done';
+    deps.emit({ type: 'report_done', markdown: report.markdown });
+    emitUsage(ctx);
+    await deps.saveCheckpoint(state);
+  }
+  if (!state.report) throw new Error(`session ${state.sessionId} is done but has no report`);
+  return { kind: 'done', report: state.report, state };
+}
+
+function cancelled(ctx: SessionContext): SessionOutcome {
+  emitUsage(ctx);
+  return { kind: 'cancelled', found: findingsReport(ctx), state: ctx.state };
+}
+
+function emitUsage(ctx: SessionContext): void {
+  const { usd } = estimateCost(ctx.state.usage, ctx.settings.prices);
+  ctx.deps.emit({ type: 'usage', usage: ctx.state.usage, costUsd: usd });
+}
+
+async function knowledgeBaseReady(deps: EngineDeps): Promise<boolean> {
+  if (!deps.knowledgeBase) return false;
+  try {
+    return await deps.knowledgeBase.hasDocuments();
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'knowledge base unavailable; researching without it');
+    return false;
+  }
+}

@@ -1,0 +1,115 @@
+import type { Clock } from '../ports/clock.js';
+import type { KnowledgeBase } from '../ports/knowledge-base.js';
+import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
+import type { Logger } from '../ports/logger.js';
+import type { PageReader, PageResult } from '../ports/page-reader.js';
+import type { Prompts } from '../ports/prompts.js';
+import type { WebSearch } from '../ports/web-search.js';
+import type { EmitEvent } from './events.js';
+import type { SessionState, StopReason } from './session-state.js';
+import { type EngineSettings, LIMITS, reserves } from './settings.js';
+import { createSourceRegistry, type SourceRegistry } from './sources/source-registry.js';
+import { addModelUsage, totalTokens } from './usage.js';
+
+/** Everything the engine needs from outside. */
+export interface EngineDeps {
+  llm: Llm;
+  prompts: Prompts;
+  webSearch?: WebSearch;
+  pageReader?: PageReader;
+  knowledgeBase?: KnowledgeBase;
+  countTokens: (text: string) => number;
+  clock: Clock;
+  logger: Logger;
+  emit: EmitEvent;
+  /** Called after every step; a throw (e.g. the lease was lost) stops the session. */
+  saveCheckpoint: (state: SessionState) => Promise<void>;
+}
+
+/** One running session: its state plus what lives only in memory (caches, in-flight work). */
+export interface SessionContext {
+  deps: EngineDeps;
+  settings: EngineSettings;
+  state: SessionState;
+  sources: SourceRegistry;
+  cancel: AbortSignal;
+  hasInternalSearch: boolean;
+  /** In-flight and finished searches by normalised query, so parallel agents share one call. */
+  searchCache: Map<string, Promise<number[]>>;
+  pageCache: Map<string, Promise<PageResult>>;
+  log: Logger;
+}
+
+export function createContext(
+  deps: EngineDeps,
+  settings: EngineSettings,
+  state: SessionState,
+  cancel: AbortSignal,
+  hasInternalSearch: boolean,
+): SessionContext {
+  return {
+    deps,
+    settings,
+    state,
+    sources: createSourceRegistry(state.sources, (source) => deps.emit({ type: 'source_added', source })),
+    cancel,
+    hasInternalSearch,
+    searchCache: new Map(),
+    pageCache: new Map(),
+    log: deps.logger.child({ sessionId: state.sessionId }),
+  };
+}
+
+export function deadlineOf(ctx: SessionContext): number {
+  return (ctx.state.startedAt ?? ctx.deps.clock.now()) + ctx.settings.timeBudgetMs;
+}
+
+/** Research (orchestrator and agents) ends here, leaving time for the final report. */
+export function researchEndOf(ctx: SessionContext): number {
+  return deadlineOf(ctx) - reserves(ctx.settings).reportMs;
+}
+
+/** A signal that aborts on cancellation or when `until` passes. */
+export function signalUntil(ctx: SessionContext, until: number): AbortSignal {
+  const ms = Math.max(0, until - ctx.deps.clock.now());
+  return AbortSignal.any([ctx.cancel, AbortSignal.timeout(ms)]);
+}
+
+/** Which budget, if any, says research must stop now. */
+export function exhaustedBudget(ctx: SessionContext): StopReason | null {
+  if (ctx.deps.clock.now() >= researchEndOf(ctx)) return 'time_budget';
+  if (totalTokens(ctx.state.usage) >= ctx.settings.tokenBudget) return 'token_budget';
+  if (ctx.state.toolCalls >= ctx.settings.toolCallBudget) return 'tool_call_budget';
+  return null;
+}
+
+/** Why a call ended: the person cancelled, time ran out, or it genuinely failed. */
+export function interruption(ctx: SessionContext, until: number): 'cancelled' | 'deadline' | null {
+  if (ctx.cancel.aborted) return 'cancelled';
+  if (ctx.deps.clock.now() >= until - 5) return 'deadline';
+  return null;
+}
+
+export type ModelCall = Omit<LlmRequest, 'timeoutMs' | 'signal'> & { until: number };
+
+/** One model call bounded by `until`, with usage recorded against its purpose. */
+export async function callModel(ctx: SessionContext, call: ModelCall): Promise<LlmResponse> {
+  const { until, ...request } = call;
+  const timeoutMs = Math.max(1, Math.min(ctx.settings.llmTimeoutMs, until - ctx.deps.clock.now()));
+  const maxTokens =
+    request.maxTokens && request.model.reasoning
+      ? request.maxTokens + LIMITS.reasoningTokenAllowance
+      : request.maxTokens;
+  const response = await ctx.deps.llm.complete({
+    ...request,
+    maxTokens,
+    timeoutMs,
+    signal: signalUntil(ctx, until),
+  });
+  addModelUsage(ctx.state.usage, request.purpose, request.model.name, response.usage);
+  return response;
+}
+
+export function currentDate(ctx: SessionContext): string {
+  return new Date(ctx.deps.clock.now()).toISOString().slice(0, 10);
+}

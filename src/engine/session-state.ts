@@ -1,0 +1,86 @@
+/**
+ * Glossary
+ * - session: one research run for one question (plus its clarification).
+ * - cycle: one orchestrator model call and the agents it dispatched.
+ * - agent: a research sub-run that only sees its task string and writes an intermediate report.
+ * - source: a web page or knowledge-base document, numbered once per session when first shown to an agent.
+ * - checkpoint: this state, saved after every step; a session resumes from it.
+ */
+import type { ChatMessage } from '../ports/llm.js';
+import type { Usage } from './usage.js';
+
+export const STATE_VERSION = 1;
+
+export interface Source {
+  /** Session-global number, stable from the moment the source was first shown to an agent. */
+  n: number;
+  kind: 'web' | 'kb';
+  /** Canonical URL for web pages, `kb:<documentId>` for knowledge-base documents. */
+  key: string;
+  title: string;
+  url?: string;
+  path?: string;
+  snippet: string;
+  publishedAt?: string;
+  author?: string;
+}
+
+export interface ResearchRequest {
+  question: string;
+  /** The previous question, plan and report when this is a follow-up in the same thread. */
+  previousResearch?: string;
+  skipClarification?: boolean;
+  clarification?: { questions: string; answer: string | null };
+}
+
+/** Why research stopped before the orchestrator chose to report: the report is then labelled partial. */
+export type StopReason = 'time_budget' | 'token_budget' | 'tool_call_budget' | 'provider_error';
+
+export type Phase = 'clarify' | 'plan' | 'research' | 'report' | 'done';
+
+export interface AgentRecord {
+  id: string;
+  /** The orchestrator's call that dispatched it; its tool result in the history is the agent's report. */
+  toolCallId: string;
+  task: string;
+  status: 'done' | 'failed';
+  sources: number;
+  error?: string;
+}
+
+export interface SessionState {
+  version: typeof STATE_VERSION;
+  sessionId: string;
+  request: ResearchRequest;
+  phase: Phase;
+  /** When research began (after clarification): the time budget counts from here, across resumes. */
+  startedAt: number | null;
+  plan: string | null;
+  /** The orchestrator conversation after its system prompt. */
+  history: ChatMessage[];
+  cycle: number;
+  sources: Source[];
+  /** Normalised query → source numbers, so a repeated search anywhere in the session is served from here. */
+  searches: Record<string, number[]>;
+  /** Canonical URLs of pages read so far. */
+  readUrls: string[];
+  agents: AgentRecord[];
+  toolCalls: number;
+  usage: Usage;
+  stopReason: StopReason | null;
+  report: FinalReport | null;
+}
+
+/** Why a report is labelled partial: research stopped early, or the report model failed and findings are shown as they are. */
+export type PartialReason = StopReason | 'report_unavailable';
+
+export interface FinalReport {
+  /** Markdown with citations renumbered [1]..[n] in order of first citation. */
+  markdown: string;
+  /** Exactly the cited sources; `n` is the final number. */
+  sources: Source[];
+  partial: PartialReason | null;
+  durationMs: number;
+  sourcesSeen: number;
+  costUsd: number;
+}

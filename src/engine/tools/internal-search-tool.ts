@@ -1,0 +1,62 @@
+import { type SessionContext, signalUntil } from '../session-context.js';
+import type { Source } from '../session-state.js';
+import { LIMITS } from '../settings.js';
+import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
+
+/** Searches the team's knowledge base; passages come back as numbered documents like web results. */
+export async function runInternalSearch(
+  ctx: SessionContext,
+  queries: string[],
+  until: number,
+): Promise<ToolOutcome> {
+  const kb = ctx.deps.knowledgeBase;
+  if (!kb || !ctx.hasInternalSearch) {
+    return { content: 'Error: the knowledge base is not available in this session.', shown: [] };
+  }
+  const stop = Math.min(until, ctx.deps.clock.now() + ctx.settings.toolTimeoutMs);
+  const failures: string[] = [];
+  const lists = await Promise.all(
+    queries.map(async (query) => {
+      try {
+        ctx.state.usage.internalSearches += 1;
+        const hits = await kb.search(query, {
+          limit: LIMITS.internalResultsPerQuery,
+          signal: signalUntil(ctx, stop),
+        });
+        return hits.map((hit) => {
+          const source = ctx.sources.add({
+            kind: 'kb',
+            key: `kb:${hit.documentId}`,
+            title: hit.title,
+            path: hit.path,
+            snippet: hit.text.slice(0, 300),
+            publishedAt: hit.updatedAt,
+          });
+          return { source, content: hit.text };
+        });
+      } catch (error) {
+        failures.push(`${query} (${errorText(error)})`);
+        return [];
+      }
+    }),
+  );
+  const docs = mergePassages(
+    interleave(lists, (d) => `${d.source.n}:${d.content}`, LIMITS.searchResultsPerCall),
+  );
+  if (docs.length === 0 && failures.length === queries.length) {
+    return { content: `Tool failed with error: ${failures.join('; ')}`, shown: [] };
+  }
+  const notes = docs.length === 0 ? ['No matching documents in the knowledge base.'] : [];
+  return { content: formatDocuments(docs, failures, notes), shown: docs.map((d) => d.source.n) };
+}
+
+/** Several passages of one document become one numbered document. */
+function mergePassages(docs: { source: Source; content: string }[]): { source: Source; content: string }[] {
+  const byNumber = new Map<number, { source: Source; content: string }>();
+  for (const doc of docs) {
+    const existing = byNumber.get(doc.source.n);
+    if (existing) existing.content += `\n\n[...]\n\n${doc.content}`;
+    else byNumber.set(doc.source.n, { ...doc });
+  }
+  return [...byNumber.values()];
+}

@@ -1,0 +1,92 @@
+import type { PageResult } from '../../ports/page-reader.js';
+import { type SessionContext, signalUntil } from '../session-context.js';
+import { LIMITS } from '../settings.js';
+import { canonicalUrl } from '../sources/canonical-url.js';
+import { textWindow } from './text-window.js';
+import { errorText, formatDocuments, type ResultDocument, type ToolOutcome } from './tool-result.js';
+
+/**
+ * Reads pages. A page already read in this session is served from the
+ * session's cache; each page is cut to a window around the snippet that led
+ * here, and the whole call to a total character budget.
+ */
+export async function runOpenUrl(ctx: SessionContext, urls: string[], until: number): Promise<ToolOutcome> {
+  const reader = ctx.deps.pageReader;
+  if (!reader) return { content: 'Error: reading pages is not available in this session.', shown: [] };
+  const failures: string[] = [];
+  const notes: string[] = [];
+  const targets = new Map<string, string>();
+  for (const raw of urls) {
+    const key = canonicalUrl(raw);
+    if (!key) failures.push(`${raw} (not an absolute http(s) URL)`);
+    else if (!targets.has(key)) targets.set(key, raw);
+  }
+  const selected = [...targets].slice(0, LIMITS.urlsPerCall);
+  if (targets.size > selected.length) {
+    notes.push(`Only the first ${LIMITS.urlsPerCall} URLs were read; ask for the others in another call.`);
+  }
+  const stop = Math.min(until, ctx.deps.clock.now() + ctx.settings.toolTimeoutMs);
+  const pages = await Promise.all(selected.map(([key, raw]) => cachedRead(ctx, key, raw, stop)));
+
+  const docs: ResultDocument[] = [];
+  let budget = LIMITS.charsPerCall;
+  selected.forEach(([key, raw], i) => {
+    const result = pages[i]!;
+    if (!result.ok) {
+      failures.push(`${raw} (${result.reason})`);
+      return;
+    }
+    const { page } = result;
+    if (page.text.trim().length < LIMITS.minPageChars || /^\s*loading\.*\s*$/i.test(page.text)) {
+      failures.push(`${raw} (no readable content)`);
+      return;
+    }
+    if (budget <= 0) {
+      notes.push(`${raw} was read but left out: this call's ${LIMITS.charsPerCall} characters are used up.`);
+      return;
+    }
+    const known = ctx.sources.byKey(key);
+    const source = ctx.sources.add({
+      kind: 'web',
+      key,
+      url: page.url || raw,
+      title: page.title.trim(),
+      snippet: known?.snippet ?? page.text.slice(0, 300),
+      author: page.author,
+      publishedAt: page.publishedAt,
+    });
+    const content = textWindow(page.text, known?.snippet, Math.min(LIMITS.charsPerPage, budget));
+    budget -= content.length;
+    docs.push({ source, content });
+  });
+  if (docs.length === 0 && failures.length > 0) {
+    return { content: `Failed to fetch content from ${failures.join(', ')}`, shown: [] };
+  }
+  return { content: formatDocuments(docs, failures, notes), shown: docs.map((d) => d.source.n) };
+}
+
+function cachedRead(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
+  let pending = ctx.pageCache.get(key);
+  if (!pending) {
+    pending = readPage(ctx, key, url, stop);
+    ctx.pageCache.set(key, pending);
+  }
+  return pending;
+}
+
+async function readPage(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
+  ctx.state.usage.pagesRead += 1;
+  let result: PageResult;
+  try {
+    result = await ctx.deps.pageReader!.read(url, { signal: signalUntil(ctx, stop) });
+  } catch (error) {
+    result = { ok: false, reason: ctx.deps.clock.now() >= stop ? 'timed out' : errorText(error) };
+  }
+  if (result.ok) {
+    if (!ctx.state.readUrls.includes(key)) ctx.state.readUrls.push(key);
+  } else {
+    // Failures are not cached: the next agent may have better luck.
+    ctx.pageCache.delete(key);
+  }
+  return result;
+}

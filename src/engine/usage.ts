@@ -1,0 +1,71 @@
+import type { LlmPurpose, TokenUsage } from '../ports/llm.js';
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+export interface ModelUsage {
+  purpose: LlmPurpose;
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface Usage {
+  models: ModelUsage[];
+  webSearches: number;
+  internalSearches: number;
+  pagesRead: number;
+}
+
+export function emptyUsage(): Usage {
+  return { models: [], webSearches: 0, internalSearches: 0, pagesRead: 0 };
+}
+
+export function addModelUsage(usage: Usage, purpose: LlmPurpose, model: string, tokens: TokenUsage): void {
+  let row = usage.models.find((m) => m.purpose === purpose && m.model === model);
+  if (!row) {
+    row = { purpose, model, calls: 0, inputTokens: 0, outputTokens: 0 };
+    usage.models.push(row);
+  }
+  row.calls += 1;
+  row.inputTokens += tokens.inputTokens;
+  row.outputTokens += tokens.outputTokens;
+}
+
+export function totalTokens(usage: Usage): number {
+  return usage.models.reduce((sum, m) => sum + m.inputTokens + m.outputTokens, 0);
+}
+
+export interface PriceTable {
+  models: Record<string, ModelPrice>;
+  /** USD per 1,000 web searches. */
+  searchPer1k: number;
+}
+
+/** Estimated cost; a model missing from the table counts as free and is listed so the figure is not trusted blindly. */
+export function estimateCost(usage: Usage, prices: PriceTable): { usd: number; unpricedModels: string[] } {
+  let usd = (usage.webSearches * prices.searchPer1k) / 1000;
+  const unpriced = new Set<string>();
+  for (const m of usage.models) {
+    const price = priceFor(m.model, prices.models);
+    if (!price) {
+      unpriced.add(m.model);
+      continue;
+    }
+    usd += (m.inputTokens * price.input + m.outputTokens * price.output) / 1_000_000;
+  }
+  return { usd, unpricedModels: [...unpriced] };
+}
+
+/** Exact name first, then the longest table key that prefixes it (dated snapshots share their family's price). */
+function priceFor(model: string, table: Record<string, ModelPrice>): ModelPrice | undefined {
+  if (table[model]) return table[model];
+  const key = Object.keys(table)
+    .filter((k) => model.startsWith(k))
+    .sort((a, b) => b.length - a.length)[0];
+  return key ? table[key] : undefined;
+}

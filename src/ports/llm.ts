@@ -1,0 +1,74 @@
+/**
+ * The model port. The engine speaks this shape; `src/llm/` adapts it to an
+ * OpenAI-compatible Chat Completions server.
+ */
+
+export type ToolChoice = 'auto' | 'required' | 'none';
+
+/** A tool call as the model produced it: arguments stay raw JSON so the engine can validate them. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+/** Which model, and whether it reasons natively (no think_tool, fewer cycles, other token limits). */
+export interface ModelSpec {
+  name: string;
+  reasoning: boolean;
+}
+
+/** Which step of a session a call belongs to: for usage per phase, logs and scripted tests. */
+export type LlmPurpose =
+  | 'clarify'
+  | 'plan'
+  | 'orchestrator'
+  | 'agent'
+  | 'agent_report'
+  | 'final_report'
+  | 'report_merge';
+
+export interface LlmRequest {
+  model: ModelSpec;
+  purpose: LlmPurpose;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
+  maxTokens?: number;
+  reasoningEffort?: ReasoningEffort;
+  /** Upper bound for one attempt; retries stop when `signal` aborts. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onTextDelta?: (delta: string) => void;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+}
+
+export interface Llm {
+  complete(request: LlmRequest): Promise<LlmResponse>;
+}
