@@ -12,6 +12,7 @@ import { LIMITS, reserves } from '../settings.js';
 import { shortUrl } from '../sources/canonical-url.js';
 import { runInternalSearch } from '../tools/internal-search-tool.js';
 import { runOpenUrl } from '../tools/open-url-tool.js';
+import { withSessionIds } from '../tools/session-call-ids.js';
 import { TOOL } from '../tools/tool-names.js';
 import { errorText, type ToolOutcome } from '../tools/tool-result.js';
 import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
@@ -43,6 +44,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   const messages: ChatMessage[] = [{ role: 'user', content: renderTask(ctx, task) }];
   const shown = new Set<number>();
   let cycle = 0;
+  let turn = 0;
 
   while (cycle < settings.maxAgentCycles && deps.clock.now() < researchBy && !exhaustedBudget(ctx)) {
     const tools = agentTools(ctx);
@@ -65,7 +67,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
         reasoningEffort: 'low',
         until: researchBy,
       });
-      calls = response.toolCalls;
+      calls = withSessionIds(response.toolCalls, `${agentId}.${++turn}`);
       if (calls.length === 0) {
         messages.push({ role: 'assistant', content: response.text });
         messages.push({

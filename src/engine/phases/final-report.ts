@@ -143,14 +143,19 @@ export function packFindings(findings: Finding[], count: (text: string) => numbe
   for (const f of findings) {
     const text = block(f);
     const tokens = count(text);
-    if (tokens <= budget) units.push({ text, tokens });
-    else
-      units.push(
-        ...pack(
-          text.split(/\n{2,}/).map((p) => ({ text: p, tokens: count(p) })),
-          budget,
-        ),
-      );
+    if (tokens <= budget) {
+      units.push({ text, tokens });
+      continue;
+    }
+    // Too large alone: split at paragraphs, each piece keeping its task heading so it still reads on its own.
+    const heading = `### ${f.task} (continued)`;
+    const pieces = f.report.split(/\n{2,}/).map((p) => `${heading}\n\n${p}`);
+    units.push(
+      ...pack(
+        pieces.map((p) => ({ text: p, tokens: count(p) })),
+        budget,
+      ),
+    );
   }
   return pack(units, budget).map((u) => u.text);
 }

@@ -10,6 +10,7 @@ import {
   type SessionContext,
 } from '../session-context.js';
 import { maxCyclesFor } from '../settings.js';
+import { withSessionIds } from '../tools/session-call-ids.js';
 import { TOOL } from '../tools/tool-names.js';
 import { errorText } from '../tools/tool-result.js';
 import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
@@ -64,7 +65,7 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
         reasoningEffort: settings.reasoningEffort,
         until,
       });
-      calls = response.toolCalls;
+      calls = withSessionIds(response.toolCalls, `cycle${state.cycle + 1}`);
       if (calls.length === 0) {
         if (hasFindings(state)) break;
         state.history.push({ role: 'assistant', content: response.text });
