@@ -49,7 +49,7 @@ export async function runOpenUrl(ctx: SessionContext, urls: string[], until: num
     const source = ctx.sources.add({
       kind: 'web',
       key,
-      url: page.url || raw,
+      url: key,
       title: page.title.trim(),
       snippet: known?.snippet ?? page.text.slice(0, 300),
       author: page.author,

@@ -71,7 +71,7 @@ async function freshSearch(ctx: SessionContext, query: string, until: number): P
     const source = ctx.sources.add({
       kind: 'web',
       key,
-      url: hit.url,
+      url: key,
       title: hit.title.trim(),
       snippet: hit.snippet.trim(),
       publishedAt: hit.publishedAt,

@@ -1,0 +1,213 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.js';
+import { ProviderError } from '../../src/engine/errors.js';
+import { runCli } from '../../src/main.js';
+import { agentWithTask, call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
+import { harness, testSettings } from '../helpers/engine-harness.js';
+import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+function io(
+  stdinLines: string[] = [],
+  signal = new AbortController().signal,
+): Io & { out: Capture; err: Capture } {
+  const out = new Capture();
+  const err = new Capture();
+  return { stdin: Readable.from(stdinLines), stdout: out, stderr: err, signal, out, err };
+}
+
+function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io) {
+  const { deps } = harness(llm, corpusTools());
+  const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
+  return askCommand(
+    { engine, settings: testSettings(), newSessionId: () => 'sess-1' },
+    { question: 'How do heat pumps compare with gas boilers?', clarify: true, json: false, ...options },
+    streams,
+  );
+}
+
+/** Clarify, plan, cycle 1 with three parallel agents (one fails), cycle 2 with one more, then the report. */
+function wholeSession(): Lane[] {
+  return [
+    {
+      name: 'clarify',
+      match: purpose('clarify'),
+      steps: [say('1. Which country?\n2. New build or retrofit?')],
+    },
+    {
+      name: 'plan',
+      match: purpose('plan'),
+      steps: [
+        {
+          ...say('1. Running costs\n2. Efficiency\n3. Grants'),
+          expect: (r) => expect(r.messages[1]!.content).toContain('Retrofit in England'),
+        },
+      ],
+    },
+    {
+      name: 'orchestrator',
+      match: purpose('orchestrator'),
+      steps: [
+        {
+          reply: {
+            toolCalls: [
+              { name: 'research_agent', args: { task: 'T1 costs of heat pumps' } },
+              { name: 'research_agent', args: { task: 'T2 boiler efficiency' } },
+              { name: 'research_agent', args: { task: 'T3 installer capacity' } },
+            ],
+          },
+        },
+        call('research_agent', { task: 'T4 grants available in 2025' }),
+        call('generate_report'),
+      ],
+    },
+    researcher('T1 costs', 'heat pump costs', [URL_A, URL_B], URL_A),
+    researcher('T2 boiler', 'boiler efficiency', [URL_C, URL_A]),
+    {
+      name: 'T3',
+      match: agentWithTask('T3 installer'),
+      steps: [{ error: new ProviderError('llm_http_error', 'The model server answered HTTP 400', false) }],
+    },
+    researcher('T4 grants', 'grants 2025', ['https://d.example/grants']),
+    { name: 'report', match: purpose('final_report'), steps: [finalReportStep] },
+  ];
+}
+
+describe('deep-research ask', () => {
+  it('drives a whole session: clarification answered, plan, progress, cited report with exactly its sources', async () => {
+    const llm = new ScriptedLlm(wholeSession());
+    const out = join(mkdtempSync(join(tmpdir(), 'ask-')), 'report.md');
+    const streams = io(['Retrofit in England\n']);
+    const code = await ask(llm, { out }, streams);
+    llm.assertDone();
+    const text = streams.out.text;
+    expect(streams.err.text).toBe('');
+    expect(code).toBe(0);
+    expect(text).toContain('1. Which country?');
+    expect(text).toContain('Research plan:\n1. Running costs');
+    expect(text).toContain('Cycle 1 of 8');
+    expect(text).toContain('Cycle 2 of 8');
+    expect(text).toMatch(/agent 1\.1: searching "heat pump costs"/);
+    expect(text).toContain('agent 1.3 failed: The model server answered HTTP 400');
+    expect(text).toContain('session sess-1');
+
+    const report = text.slice(text.indexOf('## Findings'));
+    const cited = new Map(
+      [...report.matchAll(/Fact about (\S+) \[(\d+)\]/g)].map((m) => [Number(m[2]), m[1]]),
+    );
+    const listed = new Map(
+      [...report.matchAll(/^\[(\d+)\] .*\n {4}(\S+)$/gm)].map((m) => [Number(m[1]), m[2]]),
+    );
+    expect(cited.size).toBe(4);
+    expect(listed).toEqual(cited);
+    expect(report).not.toContain('[999]');
+
+    const file = readFileSync(out, 'utf8');
+    expect(file.startsWith('# How do heat pumps compare with gas boilers?')).toBe(true);
+    expect(file).toMatch(/## Sources\n\n1\. \[.+\]\(https:\/\/\S+\), \S+/);
+  });
+
+  it('prints events as JSON lines with --json, ending with the result', async () => {
+    const llm = new ScriptedLlm(wholeSession());
+    const streams = io(['Retrofit in England\n']);
+    expect(await ask(llm, { json: true }, streams)).toBe(0);
+    const lines = streams.out.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({ type: 'phase', phase: 'clarify' });
+    expect(lines.map((l) => l.type)).toContain('agent_failed');
+    const result = lines.at(-1);
+    expect(result.type).toBe('result');
+    expect(result.report.sources).toHaveLength(4);
+  });
+
+  it('starts without answering when the answer is an empty line, or with --no-clarify skips the question', async () => {
+    const lanes = wholeSession();
+    lanes[1]!.steps[0]!.expect = (r) => expect(r.messages[1]!.content).toContain('I chose not to answer');
+    const streams = io(['\n']);
+    expect(await ask(new ScriptedLlm(lanes), {}, streams)).toBe(0);
+
+    const skipping = wholeSession().filter((l) => l.name !== 'clarify');
+    skipping[0]!.steps[0]!.expect = undefined;
+    const llm = new ScriptedLlm(skipping);
+    expect(await ask(llm, { clarify: false }, io())).toBe(0);
+    llm.assertDone();
+  });
+
+  it('cancels cleanly on Ctrl-C and still prints what was found', async () => {
+    const controller = new AbortController();
+    const llm = new ScriptedLlm([
+      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [call('research_agent', { task: 'T1 costs' }), call('research_agent', { task: 'T2 slow' })],
+      },
+      researcher('T1 costs', 'heat pump costs', [URL_A]),
+      {
+        name: 'T2',
+        match: agentWithTask('T2 slow'),
+        steps: [
+          {
+            ...call('generate_report'),
+            delayMs: 60_000,
+            expect: () => setTimeout(() => controller.abort(), 50),
+          },
+        ],
+      },
+    ]);
+    const streams = io([], controller.signal);
+    const started = Date.now();
+    const code = await ask(llm, { clarify: false }, streams);
+    llm.assertDone();
+    expect(code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(streams.out.text).toContain('Cancelled. What was found so far:');
+    expect(streams.out.text).toContain(`Fact about ${URL_A} [1]`);
+    expect(streams.out.text).toContain(`[1] Heat pump costs (a.example)\n    ${URL_A}`);
+  });
+
+  it('refuses an empty question', async () => {
+    const streams = io();
+    expect(await ask(new ScriptedLlm([]), { question: '   ' }, streams)).toBe(2);
+    expect(streams.err.text).toMatch(/^error: give a question/);
+  });
+});
+
+describe('deep-research command line', () => {
+  const run = async (argv: string[], env: Record<string, string>) => {
+    const streams = io();
+    const code = await runCli(argv, env, streams);
+    return { code, out: streams.out.text, err: streams.err.text };
+  };
+
+  it('says in one line when no model key or no search provider is configured', async () => {
+    expect(await run(['ask', 'q'], {})).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.\n',
+    });
+    const noSearch = await run(['ask', 'q'], { OPENAI_API_KEY: 'k' });
+    expect(noSearch.code).toBe(1);
+    expect(noSearch.err).toMatch(/^error: No search provider is configured: set SEARCH_PROVIDER.*\n$/);
+  });
+
+  it('prints usage for help and unknown commands', async () => {
+    expect((await run(['help'], {})).out).toContain('deep-research <command>');
+    const unknown = await run(['frobnicate'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('unknown command "frobnicate"');
+  });
+});
