@@ -42,7 +42,7 @@ export class TerminalView {
 
   onEvent(event: ResearchEvent): void {
     this.progress = reduceProgress(this.progress, event);
-    const line = this.out.isTTY ? permanentLine(event) : logLine(event);
+    const line = this.out.isTTY ? permanentLine(event, this.progress) : logLine(event, this.progress);
     if (line) this.print(line);
     else this.redraw();
   }
@@ -75,7 +75,7 @@ export function statusLines(p: Progress, elapsedMs: number): string[] {
       : p.phase === 'report'
         ? 'Writing the report'
         : `Researching · cycle ${p.cycle} of ${p.maxCycles}`;
-  const lines = [`⏳ ${head} · ${p.sources} sources · ${formatDuration(elapsedMs)}`];
+  const lines = [`⏳ ${head} · ${plural(p.sources, 'source')} · ${formatDuration(elapsedMs)}`];
   for (const a of p.agents.filter((x) => x.status === 'running')) {
     lines.push(`  • ${a.task}: ${describeActivity(a.activity)}`);
   }
@@ -83,12 +83,13 @@ export function statusLines(p: Progress, elapsedMs: number): string[] {
 }
 
 /** Lines kept on screen in TTY mode (the live block shows the rest). */
-function permanentLine(event: ResearchEvent): string | null {
+function permanentLine(event: ResearchEvent, progress: Progress): string | null {
+  const task = (id: string) => progress.agents.find((a) => a.id === id)?.task ?? 'agent';
   switch (event.type) {
     case 'agent_done':
-      return `  ✓ agent ${event.agentId} done, ${event.sources} sources`;
+      return `  ✓ [${event.agentId}] ${task(event.agentId)}: done, ${plural(event.sources, 'source')}`;
     case 'agent_failed':
-      return `  ⚠ agent ${event.agentId} failed: ${event.reason}`;
+      return `  ⚠ [${event.agentId}] ${task(event.agentId)}: failed (${event.reason})`;
     case 'research_stopped':
       return `  research stopped early: ${event.reason.replaceAll('_', ' ')}`;
     default:
@@ -97,17 +98,21 @@ function permanentLine(event: ResearchEvent): string | null {
 }
 
 /** One line per notable event when output is not a terminal. */
-function logLine(event: ResearchEvent): string | null {
+function logLine(event: ResearchEvent, progress: Progress): string | null {
   switch (event.type) {
     case 'phase':
       return event.phase === 'report' ? 'Writing the report…' : null;
     case 'cycle':
       return `Cycle ${event.cycle} of ${event.maxCycles}`;
     case 'agent_started':
-      return `  agent ${event.agentId} started: ${event.task}`;
+      return `  [${event.agentId}] started: ${event.task}`;
     case 'agent_activity':
-      return `  agent ${event.agentId}: ${describeActivity(event.activity)}`;
+      return `  [${event.agentId}] ${describeActivity(event.activity)}`;
     default:
-      return permanentLine(event);
+      return permanentLine(event, progress);
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -98,8 +98,12 @@ describe('deep-research ask', () => {
     expect(text).toContain('Research plan:\n1. Running costs');
     expect(text).toContain('Cycle 1 of 8');
     expect(text).toContain('Cycle 2 of 8');
-    expect(text).toMatch(/agent 1\.1: searching "heat pump costs"/);
-    expect(text).toContain('agent 1.3 failed: The model server answered HTTP 400');
+    expect(text).toContain('[1.1] started: T1 costs of heat pumps');
+    expect(text).toContain('[1.1] searching "heat pump costs"');
+    expect(text).toContain('[1.1] reading a.example/costs');
+    expect(text).toContain('⚠ [1.3] T3 installer capacity: failed (The model server answered HTTP 400)');
+    expect(text).toContain('✓ [1.2] T2 boiler efficiency: done, 2 sources');
+    expect(text).toContain('✓ [2.1] T4 grants available in 2025: done, 1 source\n');
     expect(text).toContain('session sess-1');
 
     const report = text.slice(text.indexOf('## Findings'));
