@@ -24,7 +24,7 @@ export type ResearchEvent =
   | { type: 'research_stopped'; reason: StopReason }
   | { type: 'report_delta'; text: string }
   | { type: 'report_done'; markdown: string }
-  | { type: 'usage'; usage: Usage; costUsd: number }
+  | { type: 'usage'; usage: Usage; costUsd: number | null }
   | { type: 'error'; message: string; fault: string };
 
 export type EmitEvent = (event: ResearchEvent) => void;

@@ -26,7 +26,7 @@ export function usageFooter(report: FinalReport, usage: Usage, sessionId: string
     `${report.sourcesSeen} sources seen`,
     `${usage.pagesRead} pages read`,
     `${tokenText} tokens`,
-    `~$${report.costUsd.toFixed(2)}`,
+    report.costUsd === null ? 'cost unknown (set MODEL_PRICES)' : `~$${report.costUsd.toFixed(2)}`,
     `session ${sessionId}`,
   ].join(' · ');
 }

@@ -126,8 +126,11 @@ function cancelled(ctx: SessionContext): SessionOutcome {
 }
 
 function emitUsage(ctx: SessionContext): void {
-  const { usd } = estimateCost(ctx.state.usage, ctx.settings.prices);
-  ctx.deps.emit({ type: 'usage', usage: ctx.state.usage, costUsd: usd });
+  ctx.deps.emit({
+    type: 'usage',
+    usage: ctx.state.usage,
+    costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
+  });
 }
 
 async function knowledgeBaseReady(deps: EngineDeps): Promise<boolean> {

@@ -82,5 +82,6 @@ export interface FinalReport {
   partial: PartialReason | null;
   durationMs: number;
   sourcesSeen: number;
-  costUsd: number;
+  /** Null when a model used has no price in the table. */
+  costUsd: number | null;
 }

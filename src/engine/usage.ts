@@ -46,19 +46,15 @@ export interface PriceTable {
   searchPer1k: number;
 }
 
-/** Estimated cost; a model missing from the table counts as free and is listed so the figure is not trusted blindly. */
-export function estimateCost(usage: Usage, prices: PriceTable): { usd: number; unpricedModels: string[] } {
+/** Estimated cost in USD, or null when a model used has no price: an unknown cost is not shown as $0. */
+export function estimateCost(usage: Usage, prices: PriceTable): number | null {
   let usd = (usage.webSearches * prices.searchPer1k) / 1000;
-  const unpriced = new Set<string>();
   for (const m of usage.models) {
     const price = priceFor(m.model, prices.models);
-    if (!price) {
-      unpriced.add(m.model);
-      continue;
-    }
+    if (!price) return null;
     usd += (m.inputTokens * price.input + m.outputTokens * price.output) / 1_000_000;
   }
-  return { usd, unpricedModels: [...unpriced] };
+  return usd;
 }
 
 /** Exact name first, then the longest table key that prefixes it (dated snapshots share their family's price). */

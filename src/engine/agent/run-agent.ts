@@ -13,7 +13,7 @@ import { shortUrl } from '../sources/canonical-url.js';
 import { runInternalSearch } from '../tools/internal-search-tool.js';
 import { runOpenUrl } from '../tools/open-url-tool.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
-import { TOOL } from '../tools/tool-names.js';
+import { THINK_ACK, TOOL } from '../tools/tool-names.js';
 import { errorText, type ToolOutcome } from '../tools/tool-result.js';
 import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
 import { runWebSearch } from '../tools/web-search-tool.js';
@@ -21,8 +21,6 @@ import { runWebSearch } from '../tools/web-search-tool.js';
 export type AgentResult =
   | { ok: true; report: string; sources: number }
   | { ok: false; reason: string; cancelled?: boolean };
-
-const ACK = 'Acknowledged, please continue.';
 
 /**
  * One research agent: it sees only its task (plus what the session already
@@ -181,7 +179,7 @@ async function runTool(
   if (call.name === TOOL.think) {
     const args = parseToolArgs(TOOL.think, call);
     if (args.ok) activity({ kind: 'thinking' });
-    return { content: args.ok ? ACK : args.message, shown: [] };
+    return { content: args.ok ? THINK_ACK : args.message, shown: [] };
   }
   if (ctx.state.toolCalls >= ctx.settings.toolCallBudget) {
     return {

@@ -58,7 +58,7 @@ function finalize(ctx: SessionContext, markdown: string, partial: PartialReason 
     partial,
     durationMs: ctx.deps.clock.now() - (ctx.state.startedAt ?? ctx.deps.clock.now()),
     sourcesSeen: ctx.state.sources.length,
-    costUsd: estimateCost(ctx.state.usage, ctx.settings.prices).usd,
+    costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
   };
 }
 

@@ -11,12 +11,10 @@ import {
 } from '../session-context.js';
 import { maxCyclesFor } from '../settings.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
-import { TOOL } from '../tools/tool-names.js';
+import { THINK_ACK, TOOL } from '../tools/tool-names.js';
 import { errorText } from '../tools/tool-result.js';
 import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
 import { hasFindings } from './findings.js';
-
-const ACK = 'Acknowledged, please continue.';
 
 /**
  * The orchestrator loop, from the state's current cycle. Each cycle is one
@@ -124,7 +122,7 @@ async function dispatch(
     const args = parseToolArgs(TOOL.think, call);
     if (!args.ok) return args.message;
     deps.emit({ type: 'thinking', text: args.value.reasoning });
-    return ACK;
+    return THINK_ACK;
   }
   if (call.name !== TOOL.researchAgent) {
     const names = orchestratorTools(ctx).map((t) => t.name);

@@ -8,3 +8,6 @@ export const TOOL = {
   openUrl: 'open_url',
   internalSearch: 'internal_search',
 } as const;
+
+/** The reply to think_tool: the reasoning itself is the point, the result only lets the model continue. */
+export const THINK_ACK = 'Acknowledged, please continue.';

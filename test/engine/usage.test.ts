@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { usageFooter } from '../../src/engine/report-markdown.js';
+import { addModelUsage, emptyUsage, estimateCost, totalTokens } from '../../src/engine/usage.js';
+
+const prices = {
+  models: { 'gpt-4.1': { input: 2, output: 8 }, 'gpt-4.1-mini': { input: 0.4, output: 1.6 } },
+  searchPer1k: 5,
+};
+
+describe('usage', () => {
+  it('accumulates tokens per phase and model', () => {
+    const usage = emptyUsage();
+    addModelUsage(usage, 'agent', 'gpt-4.1', { inputTokens: 1000, outputTokens: 100 });
+    addModelUsage(usage, 'agent', 'gpt-4.1', { inputTokens: 500, outputTokens: 50 });
+    addModelUsage(usage, 'final_report', 'gpt-4.1-mini-2025-04-14', {
+      inputTokens: 10_000,
+      outputTokens: 2000,
+    });
+    expect(usage.models).toEqual([
+      { purpose: 'agent', model: 'gpt-4.1', calls: 2, inputTokens: 1500, outputTokens: 150 },
+      {
+        purpose: 'final_report',
+        model: 'gpt-4.1-mini-2025-04-14',
+        calls: 1,
+        inputTokens: 10_000,
+        outputTokens: 2000,
+      },
+    ]);
+    expect(totalTokens(usage)).toBe(13_650);
+  });
+
+  it('prices dated snapshots by their family (longest prefix) and adds searches', () => {
+    const usage = emptyUsage();
+    usage.webSearches = 10;
+    addModelUsage(usage, 'agent', 'gpt-4.1-mini-2025-04-14', {
+      inputTokens: 1_000_000,
+      outputTokens: 1_000_000,
+    });
+    expect(estimateCost(usage, prices)).toBeCloseTo(0.4 + 1.6 + 0.05, 6);
+  });
+
+  it('reports an unknown cost rather than $0 when a model has no price', () => {
+    const usage = emptyUsage();
+    addModelUsage(usage, 'agent', 'llama3.1:8b', { inputTokens: 10, outputTokens: 10 });
+    expect(estimateCost(usage, prices)).toBeNull();
+    const report = {
+      markdown: '',
+      sources: [],
+      partial: null,
+      durationMs: 461_000,
+      sourcesSeen: 22,
+      costUsd: null,
+    };
+    expect(usageFooter(report, usage, 's-1')).toBe(
+      '7m 41s · 22 sources seen · 0 pages read · 20 tokens · cost unknown (set MODEL_PRICES) · session s-1',
+    );
+  });
+});
