@@ -28,6 +28,7 @@ export const LIMITS = {
   maxPlanSteps: 6,
   searchResultsPerQuery: 10,
   searchResultsPerCall: 20,
+  queriesPerCall: 5,
   internalResultsPerQuery: 8,
   urlsPerCall: 10,
   charsPerPage: 15_000,

@@ -493,4 +493,49 @@ describe('research session', () => {
     llm.assertDone();
     expect(outcome.kind).toBe('done');
   });
+
+  it('caps an agent that only thinks, and runs at most 5 queries per search call', async () => {
+    const webSearch = fakeWebSearch({});
+    const queries = ['q1', 'q2', 'Q1', 'q3', 'q4', 'q5', 'q6', 'q7'];
+    const llm = new ScriptedLlm([
+      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [
+          {
+            reply: {
+              toolCalls: [
+                { name: 'research_agent', args: { task: 'T1 ponder' } },
+                { name: 'research_agent', args: { task: 'T2 many queries' } },
+              ],
+            },
+          },
+          call('generate_report'),
+        ],
+      },
+      // maxAgentCycles 2 allows 6 turns in all, however many are thoughts.
+      {
+        name: 'T1',
+        match: agentWithTask('T1 ponder'),
+        steps: Array.from({ length: 6 }, () => call('think_tool', { reasoning: 'hmm' })),
+      },
+      {
+        name: 'T2',
+        match: agentWithTask('T2 many queries'),
+        steps: [
+          call('web_search', { queries }),
+          {
+            ...call('generate_report'),
+            expect: (req) =>
+              expect(req.messages.at(-1)!.content).toContain('Only the first 5 queries were run'),
+          },
+        ],
+      },
+    ]);
+    const outcome = await run(harness(llm, { webSearch }), testSettings({ maxAgentCycles: 2 }), QUESTION);
+    llm.assertDone();
+    expect(webSearch.queries).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
+    expect(outcome.kind === 'done' && outcome.report.markdown).toContain('found no sources');
+  });
 });

@@ -44,7 +44,14 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   let cycle = 0;
   let turn = 0;
 
-  while (cycle < settings.maxAgentCycles && deps.clock.now() < researchBy && !exhaustedBudget(ctx)) {
+  // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
+  const maxTurns = settings.maxAgentCycles * 3;
+  while (
+    cycle < settings.maxAgentCycles &&
+    turn < maxTurns &&
+    deps.clock.now() < researchBy &&
+    !exhaustedBudget(ctx)
+  ) {
     const tools = agentTools(ctx);
     const system = deps.prompts.render(model.reasoning ? 'research-agent-reasoning' : 'research-agent', {
       current_date: currentDate(ctx),

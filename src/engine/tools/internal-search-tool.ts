@@ -1,6 +1,7 @@
 import { type SessionContext, signalUntil } from '../session-context.js';
 import type { Source } from '../session-state.js';
 import { LIMITS } from '../settings.js';
+import { limitQueries } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
 
 /** Searches the team's knowledge base; passages come back as numbered documents like web results. */
@@ -14,9 +15,10 @@ export async function runInternalSearch(
     return { content: 'Error: the knowledge base is not available in this session.', shown: [] };
   }
   const stop = Math.min(until, ctx.deps.clock.now() + ctx.settings.toolTimeoutMs);
+  const { unique, notes } = limitQueries(queries);
   const failures: string[] = [];
   const lists = await Promise.all(
-    queries.map(async (query) => {
+    unique.map(async (query) => {
       try {
         ctx.state.usage.internalSearches += 1;
         const hits = await kb.search(query, {
@@ -43,10 +45,10 @@ export async function runInternalSearch(
   const docs = mergePassages(
     interleave(lists, (d) => `${d.source.n}:${d.content}`, LIMITS.searchResultsPerCall),
   );
-  if (docs.length === 0 && failures.length === queries.length) {
+  if (docs.length === 0 && failures.length === unique.length) {
     return { content: `Tool failed with error: ${failures.join('; ')}`, shown: [] };
   }
-  const notes = docs.length === 0 ? ['No matching documents in the knowledge base.'] : [];
+  if (docs.length === 0) notes.push('No matching documents in the knowledge base.');
   return { content: formatDocuments(docs, failures, notes), shown: docs.map((d) => d.source.n) };
 }
 

@@ -1,3 +1,5 @@
+import { LIMITS } from '../settings.js';
+
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
@@ -19,4 +21,16 @@ export function normalizeQueries(input: unknown): string[] {
 /** The key under which a query is cached for the session: case and spacing do not make a new search. */
 export function queryKey(query: string): string {
   return query.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Distinct queries, at most `LIMITS.queriesPerCall`, with a note for the model when some were dropped. */
+export function limitQueries(queries: string[]): { unique: string[]; notes: string[] } {
+  const seen = new Set<string>();
+  const distinct = queries.filter((q) => !seen.has(queryKey(q)) && seen.add(queryKey(q)));
+  const unique = distinct.slice(0, LIMITS.queriesPerCall);
+  const notes =
+    distinct.length > unique.length
+      ? [`Only the first ${LIMITS.queriesPerCall} queries were run; send the others in another call.`]
+      : [];
+  return { unique, notes };
 }

@@ -1,7 +1,7 @@
 import { type SessionContext, signalUntil } from '../session-context.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
-import { queryKey } from './normalize-queries.js';
+import { limitQueries, queryKey } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
 
 /**
@@ -16,7 +16,7 @@ export async function runWebSearch(
 ): Promise<ToolOutcome> {
   const search = ctx.deps.webSearch;
   if (!search) return { content: 'Error: web search is not available in this session.', shown: [] };
-  const unique = [...new Map(queries.map((q) => [queryKey(q), q])).values()];
+  const { unique, notes } = limitQueries(queries);
   const failures: string[] = [];
   const lists = await Promise.all(
     unique.map(async (query) => {
@@ -36,7 +36,7 @@ export async function runWebSearch(
     const source = ctx.sources.get(n)!;
     return { source, content: source.snippet };
   });
-  const notes = docs.length === 0 ? ['No results. Try different or broader queries.'] : [];
+  if (docs.length === 0) notes.push('No results. Try different or broader queries.');
   return { content: formatDocuments(docs, failures, notes), shown: docs.map((d) => d.source.n) };
 }
 
