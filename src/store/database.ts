@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import pg from 'pg';
+
+/** A connection pool on real Postgres or on the embedded PGlite; the rest of the code cannot tell which. */
+export interface Database {
+  pool: pg.Pool;
+  /** Connection string for libraries that open their own connections (the job queue). */
+  url: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * `url` set: that Postgres. Unset: PGlite under `dataDir`, served in-process
+ * over its socket server so `pg` reaches it through the same code path. The
+ * embedded database is single-session: transactions must stay short and never
+ * await another query while open, and only one process may use it.
+ */
+export async function openDatabase(options: { url?: string; dataDir: string; maxConnections?: number }) {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    return { pool, url: options.url, embedded: false, close: () => pool.end() } satisfies Database;
+  }
+  const dir = resolve(options.dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
+  await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5 });
+  return {
+    pool,
+    url,
+    embedded: true,
+    close: async () => {
+      await pool.end();
+      await server.stop();
+      await db.close();
+    },
+  } satisfies Database;
+}
+
+export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** Runs `fn` in one transaction on one client. Keep it short: on PGlite every other query waits for it. */
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,49 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrate.js';
+import { embeddedPglite, emptyPostgres, MIGRATIONS_DIR } from '../helpers/postgres.js';
+
+const opened: Database[] = [];
+afterAll(async () => {
+  for (const db of opened) await db.close();
+});
+
+describe.each([
+  ['real Postgres', emptyPostgres],
+  ['embedded PGlite', embeddedPglite],
+])('migrations on %s', (_name, open) => {
+  it('apply in order once, and a second run is a no-op', async () => {
+    const db = await open();
+    opened.push(db);
+    const first = await migrate(db.pool, MIGRATIONS_DIR);
+    expect(first.applied).toEqual(['001_sessions.sql']);
+    const second = await migrate(db.pool, MIGRATIONS_DIR);
+    expect(second.applied).toEqual([]);
+    const { rows } = await db.pool.query('SELECT id, name FROM schema_migrations ORDER BY id');
+    expect(rows).toEqual([{ id: 1, name: '001_sessions.sql' }]);
+    const tables = await db.pool.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'checkpoints',
+      'processed_events',
+      'schema_migrations',
+      'session_events',
+      'session_usage',
+      'sessions',
+      'slack_messages',
+    ]);
+  });
+});
+
+describe('concurrent migration on real Postgres', () => {
+  it('lets only one of two processes apply each migration', async () => {
+    const a = await emptyPostgres();
+    opened.push(a);
+    const { openDatabase } = await import('../../src/store/database.js');
+    const b = await openDatabase({ url: a.url, dataDir: '' });
+    opened.push(b);
+    const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1]);
+  });
+});
