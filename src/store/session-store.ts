@@ -1,0 +1,239 @@
+import type pg from 'pg';
+import type { ResearchEvent } from '../engine/events.js';
+import type { FinalReport, SessionState } from '../engine/session-state.js';
+import type { Usage } from '../engine/usage.js';
+
+export type SessionStatus =
+  | 'clarifying'
+  | 'queued'
+  | 'running'
+  | 'reporting'
+  | 'done'
+  | 'failed'
+  | 'cancelled'
+  | 'expired';
+
+export interface SessionRow {
+  id: string;
+  origin: 'slack' | 'cli';
+  teamId: string | null;
+  channelId: string | null;
+  threadTs: string | null;
+  turn: number;
+  requester: string;
+  question: string;
+  status: SessionStatus;
+  plan: string | null;
+  report: FinalReport | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface NewSession {
+  id: string;
+  origin: 'slack' | 'cli';
+  teamId?: string;
+  channelId?: string;
+  threadTs?: string;
+  turn?: number;
+  requester: string;
+  question: string;
+  status: SessionStatus;
+}
+
+const FINISHED: SessionStatus[] = ['done', 'failed', 'cancelled', 'expired'];
+
+/** Events worth keeping: streamed text deltas are dropped, their final text arrives in plan_done / report_done. */
+export function isStoredEvent(event: ResearchEvent): boolean {
+  return event.type !== 'plan_delta' && event.type !== 'report_delta';
+}
+
+/** Sessions and what they own, on Postgres or PGlite. One method, one statement (or one short transaction). */
+export class SessionStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(session: NewSession): Promise<SessionRow> {
+    const { rows } = await this.pool.query(
+      `INSERT INTO sessions (id, origin, team_id, channel_id, thread_ts, turn, requester, question, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [
+        session.id,
+        session.origin,
+        session.teamId ?? null,
+        session.channelId ?? null,
+        session.threadTs ?? null,
+        session.turn ?? 1,
+        session.requester,
+        session.question,
+        session.status,
+      ],
+    );
+    return toRow(rows[0]);
+  }
+
+  async get(id: string): Promise<SessionRow | null> {
+    const { rows } = await this.pool.query('SELECT * FROM sessions WHERE id = $1', [id]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  /** Looks a session up by a prefix of its id, as people type them from a footer. */
+  async findByIdPrefix(prefix: string): Promise<SessionRow[]> {
+    if (!/^[0-9a-f-]{4,36}$/i.test(prefix)) return [];
+    const { rows } = await this.pool.query(
+      'SELECT * FROM sessions WHERE id::text LIKE $1 ORDER BY created_at DESC LIMIT 5',
+      [`${prefix.toLowerCase()}%`],
+    );
+    return rows.map(toRow);
+  }
+
+  async listRecent(options: { requester?: string; limit: number }): Promise<SessionRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT * FROM sessions WHERE ($1::text IS NULL OR requester = $1) ORDER BY created_at DESC LIMIT $2`,
+      [options.requester ?? null, options.limit],
+    );
+    return rows.map(toRow);
+  }
+
+  async setStatus(
+    id: string,
+    status: SessionStatus,
+    fields: { plan?: string; report?: FinalReport; error?: string } = {},
+  ): Promise<void> {
+    await this.pool.query(
+      `UPDATE sessions SET status = $2,
+         plan = COALESCE($3, plan),
+         report = COALESCE($4::jsonb, report),
+         error = COALESCE($5, error),
+         updated_at = now(),
+         finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END
+       WHERE id = $1`,
+      [
+        id,
+        status,
+        fields.plan ?? null,
+        fields.report ? JSON.stringify(fields.report) : null,
+        fields.error ?? null,
+        FINISHED,
+      ],
+    );
+  }
+
+  async saveCheckpoint(state: SessionState): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO checkpoints (session_id, phase, cycle, state) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (session_id) DO UPDATE SET phase = $2, cycle = $3, state = $4, updated_at = now()`,
+      [state.sessionId, state.phase, state.cycle, JSON.stringify(state)],
+    );
+  }
+
+  async loadCheckpoint(id: string): Promise<SessionState | null> {
+    const { rows } = await this.pool.query('SELECT state FROM checkpoints WHERE session_id = $1', [id]);
+    return (rows[0]?.state as SessionState | undefined) ?? null;
+  }
+
+  /** Appends in order after whatever the session already has. */
+  async appendEvents(id: string, events: ResearchEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO session_events (session_id, seq, type, payload)
+       SELECT $1, base.n + e.ord, e.type, e.payload
+       FROM (SELECT COALESCE(MAX(seq), 0) AS n FROM session_events WHERE session_id = $1) base,
+            unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(type, payload, ord)`,
+      [id, events.map((e) => e.type), events.map((e) => JSON.stringify(e))],
+    );
+  }
+
+  async listEvents(id: string): Promise<{ seq: number; event: ResearchEvent }[]> {
+    const { rows } = await this.pool.query(
+      'SELECT seq, payload FROM session_events WHERE session_id = $1 ORDER BY seq',
+      [id],
+    );
+    return rows.map((r) => ({ seq: r.seq, event: r.payload as ResearchEvent }));
+  }
+
+  async saveUsage(id: string, usage: Usage): Promise<void> {
+    if (usage.models.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO session_usage (session_id, purpose, model, calls, input_tokens, output_tokens)
+       SELECT $1, u.purpose, u.model, u.calls, u.input_tokens, u.output_tokens
+       FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], $6::bigint[])
+         AS u(purpose, model, calls, input_tokens, output_tokens)
+       ON CONFLICT (session_id, purpose, model) DO UPDATE SET
+         calls = EXCLUDED.calls, input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens`,
+      [
+        id,
+        usage.models.map((m) => m.purpose),
+        usage.models.map((m) => m.model),
+        usage.models.map((m) => m.calls),
+        usage.models.map((m) => m.inputTokens),
+        usage.models.map((m) => m.outputTokens),
+      ],
+    );
+  }
+
+  async recordSlackMessage(id: string, role: string, channelId: string, ts: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO slack_messages (session_id, role, channel_id, ts) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4`,
+      [id, role, channelId, ts],
+    );
+  }
+
+  async slackMessages(id: string): Promise<Map<string, { channelId: string; ts: string }>> {
+    const { rows } = await this.pool.query(
+      'SELECT role, channel_id, ts FROM slack_messages WHERE session_id = $1',
+      [id],
+    );
+    return new Map(
+      rows.map((r) => [r.role as string, { channelId: r.channel_id as string, ts: r.ts as string }]),
+    );
+  }
+
+  /** True the first time a key is seen: Slack retries and double clicks arrive as repeats. */
+  async claimEvent(key: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      'INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT DO NOTHING',
+      [key],
+    );
+    return rowCount === 1;
+  }
+
+  async purgeProcessedEvents(olderThanHours: number): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      'DELETE FROM processed_events WHERE created_at < now() - make_interval(hours => $1)',
+      [olderThanHours],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Removes finished sessions (and, by cascade, everything they own) older than the retention period. */
+  async purgeSessions(olderThanDays: number): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      'DELETE FROM sessions WHERE created_at < now() - make_interval(days => $1) AND status = ANY($2::text[])',
+      [olderThanDays, FINISHED],
+    );
+    return rowCount ?? 0;
+  }
+}
+
+function toRow(r: Record<string, unknown>): SessionRow {
+  return {
+    id: r.id as string,
+    origin: r.origin as SessionRow['origin'],
+    teamId: r.team_id as string | null,
+    channelId: r.channel_id as string | null,
+    threadTs: r.thread_ts as string | null,
+    turn: r.turn as number,
+    requester: r.requester as string,
+    question: r.question as string,
+    status: r.status as SessionStatus,
+    plan: r.plan as string | null,
+    report: r.report as FinalReport | null,
+    error: r.error as string | null,
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
+    finishedAt: r.finished_at as Date | null,
+  };
+}
