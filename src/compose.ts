@@ -11,8 +11,26 @@ import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import type { WebSearch } from './ports/web-search.js';
 import { loadPrompts } from './prompts/load-prompts.js';
+import { type Database, openDatabase } from './store/database.js';
+import { migrate } from './store/migrate.js';
+import { SessionStore } from './store/session-store.js';
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+
+/** Opens the database (Postgres or the embedded default) and brings its schema up to date. */
+export async function openStore(
+  config: Config,
+): Promise<{ db: Database; sessions: SessionStore; applied: string[] }> {
+  const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir });
+  try {
+    const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
+    return { db, sessions: new SessionStore(db.pool), applied };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
 
 export function engineSettings(config: Config): EngineSettings {
   const spec = (name: string) => ({

@@ -72,6 +72,14 @@ const schema = z.object({
   EXA_API_KEY: optionalText,
   SEARXNG_URL: optionalUrl,
   ALLOW_PRIVATE_URLS: flag,
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+      .optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  RETENTION_DAYS: positiveInt.default(90),
   LOG_LEVEL: optionalText.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
@@ -87,7 +95,13 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
   ALLOW_PRIVATE_URLS: 'set it to true or false',
   LOG_LEVEL: 'set it to fatal, error, warn, info, debug, trace or silent',
+  DATABASE_URL:
+    'set it to a connection string like postgres://user:password@host:5432/dbname, or unset it for the embedded database',
+  RETENTION_DAYS: 'set it to a whole number of days',
 };
+
+/** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
+const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
 
 export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
 
@@ -120,6 +134,7 @@ export interface Config {
     searxngUrl?: string;
     allowPrivateUrls: boolean;
   };
+  database: { url?: string; dataDir: string; retentionDays: number };
   logLevel?: string;
 }
 
@@ -133,7 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]) as keyof typeof schema.shape;
-    const got = env[name] === undefined ? '' : ` (got "${env[name]}")`;
+    const got = env[name] === undefined || SECRET.test(name) ? '' : ` (got "${env[name]}")`;
     const hint = HINTS[name] ?? `set it to a valid value or unset it to use the default`;
     throw new ConfigError('invalid_env', `${name} is invalid${got}: ${issue.message}; ${hint}.`);
   }
@@ -172,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       searxngUrl: e.SEARXNG_URL,
       allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     },
+    database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR, retentionDays: e.RETENTION_DAYS },
     logLevel: e.LOG_LEVEL,
   };
   return Object.freeze(config);

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
-import { engineDeps, engineSettings } from './compose.js';
-import { loadConfig } from './config.js';
+import { listSessions, showSession } from './cli/sessions-command.js';
+import { engineDeps, engineSettings, openStore } from './compose.js';
+import { type Config, loadConfig } from './config.js';
 import { describeError } from './engine/errors.js';
 import { createLogger } from './logger.js';
+import type { SessionStore } from './store/session-store.js';
 
 const USAGE = `Usage: deep-research <command>
 
@@ -14,8 +17,17 @@ Commands:
       them with --no-clarify), follow the plan and live progress, then read the
       cited report. --out writes the report as Markdown; --json prints events as
       JSON lines. Ctrl-C cancels and prints what was found.
+  sessions list
+      The latest sessions, newest first.
+  sessions show ID
+      A past session with its plan and report (the first 8 characters of the id are enough).
+  migrate
+      Apply database migrations (they also run at every start).
   help
       Show this text.
+
+Sessions are kept in Postgres (DATABASE_URL) or, when it is unset, in an embedded
+database under DATA_DIR (default ./data).
 `;
 
 /** Parses the command line and runs one command; returns the exit code. */
@@ -42,22 +54,55 @@ export async function runCli(
       });
       const config = loadConfig(env);
       const logger = createLogger(config.logLevel ?? 'warn');
-      return await askCommand(
-        { engine: engineDeps(config, logger), settings: engineSettings(config), newSessionId: randomUUID },
-        {
-          question: positionals.join(' '),
-          clarify: !values['no-clarify'],
-          out: values.out,
-          json: values.json,
-        },
-        io,
+      const engine = engineDeps(config, logger);
+      const options = {
+        question: positionals.join(' '),
+        clarify: !values['no-clarify'],
+        out: values.out,
+        json: values.json,
+      };
+      return await withStore(config, (sessions) =>
+        askCommand(
+          {
+            engine,
+            settings: engineSettings(config),
+            newSessionId: randomUUID,
+            sessions,
+            requester: userInfo().username,
+          },
+          options,
+          io,
+        ),
       );
+    }
+    if (command === 'sessions') {
+      const [sub, id] = rest;
+      const config = loadConfig(env);
+      if (sub === 'list') return await withStore(config, (sessions) => listSessions(sessions, io));
+      if (sub === 'show' && id) return await withStore(config, (sessions) => showSession(sessions, id, io));
+      io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
+      return 2;
+    }
+    if (command === 'migrate') {
+      const { db, applied } = await openStore(loadConfig(env));
+      await db.close();
+      io.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'The database is up to date.\n');
+      return 0;
     }
     io.stderr.write(`error: unknown command "${command}".\n\n${USAGE}`);
     return 2;
   } catch (error) {
     io.stderr.write(`error: ${describeError(error)}\n`);
     return 1;
+  }
+}
+
+async function withStore(config: Config, run: (sessions: SessionStore) => Promise<number>): Promise<number> {
+  const { db, sessions } = await openStore(config);
+  try {
+    return await run(sessions);
+  } finally {
+    await db.close();
   }
 }
 

@@ -64,6 +64,10 @@ describe('loadConfig', () => {
       ],
       [{ OPENAI_BASE_URL: 'not a url' }, /^OPENAI_BASE_URL is invalid/],
       [{ MODEL_PRICES: '{oops' }, /^MODEL_PRICES is invalid.*must be JSON/],
+      [
+        { DATABASE_URL: 'mysql://root:hunter2@db' },
+        /^DATABASE_URL is invalid: must start with postgres:\/\/; set it to/,
+      ],
     ];
     for (const [env, message] of cases) {
       const error = (() => {
@@ -76,6 +80,7 @@ describe('loadConfig', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect(error!.message).toMatch(message);
       expect(error!.message).not.toContain('\n');
+      expect(error!.message).not.toContain('hunter2');
     }
   });
 

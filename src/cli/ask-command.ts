@@ -6,8 +6,10 @@ import type { ResearchEvent } from '../engine/events.js';
 import { reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
 import { answerClarification, newSession, runSession, type SessionOutcome } from '../engine/run-session.js';
 import type { EngineDeps } from '../engine/session-context.js';
-import type { FinalReport, SessionState } from '../engine/session-state.js';
+import type { FinalReport } from '../engine/session-state.js';
 import type { EngineSettings } from '../engine/settings.js';
+import { SessionRecorder } from '../store/session-recorder.js';
+import type { SessionStore } from '../store/session-store.js';
 import { type Output, TerminalView } from './terminal-view.js';
 
 export interface AskOptions {
@@ -21,8 +23,9 @@ export interface AskDeps {
   engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
   settings: EngineSettings;
   newSessionId: () => string;
-  /** Where sessions are recorded; the store issue plugs Postgres in here. */
-  saveCheckpoint?: (state: SessionState) => Promise<void>;
+  /** Where the session is recorded, so `sessions show` can print it later. */
+  sessions?: SessionStore;
+  requester?: string;
 }
 
 export interface Io {
@@ -46,7 +49,12 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     return 2;
   }
   const view = options.json ? null : new TerminalView(io.stdout);
+  let state = newSession(deps.newSessionId(), { question, skipClarification: !options.clarify });
+  const recorder = deps.sessions
+    ? new SessionRecorder(deps.sessions, state.sessionId, deps.engine.logger)
+    : null;
   const emit = (event: ResearchEvent) => {
+    recorder?.onEvent(event);
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else view!.onEvent(event);
     if (!options.json && event.type === 'plan_done') view!.print(`\nResearch plan:\n${event.plan}\n`);
@@ -54,27 +62,38 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
   const engine: EngineDeps = {
     ...deps.engine,
     emit,
-    saveCheckpoint: deps.saveCheckpoint ?? (async () => {}),
+    saveCheckpoint: recorder ? (s) => recorder.checkpoint(s) : async () => {},
   };
-  let state = newSession(deps.newSessionId(), { question, skipClarification: !options.clarify });
-  view?.print(
-    `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
-  );
-  view?.start();
   try {
+    await deps.sessions?.create({
+      id: state.sessionId,
+      origin: 'cli',
+      requester: deps.requester ?? 'cli',
+      question,
+      status: 'running',
+    });
+    view?.print(
+      `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
+    );
+    view?.start();
     let outcome: SessionOutcome = await runSession(engine, deps.settings, state, { signal: io.signal });
     if (outcome.kind === 'needs_clarification') {
+      await recorder?.finish(outcome);
       view?.stop();
       const answer = await askUser(io, outcome.questions, options.json);
       state = answerClarification(outcome.state, answer);
+      recorder?.status('running');
       view?.start();
       outcome = await runSession(engine, deps.settings, state, { signal: io.signal });
     }
     view?.stop();
+    await recorder?.finish(outcome);
     return await finish(outcome, question, options, io);
   } catch (error) {
     view?.stop();
-    io.stderr.write(`error: ${describeError(error)} (session ${state.sessionId})\n`);
+    const message = describeError(error);
+    await recorder?.fail(message).catch(() => {});
+    io.stderr.write(`error: ${message} (session ${state.sessionId})\n`);
     deps.engine.logger.error({ err: error, sessionId: state.sessionId }, 'ask failed');
     return 1;
   }

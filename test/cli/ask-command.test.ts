@@ -1,13 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.js';
+import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
+import { SessionStore } from '../../src/store/session-store.js';
 import { agentWithTask, call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
 import { harness, testSettings } from '../helpers/engine-harness.js';
+import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
 
 class Capture extends Writable {
@@ -27,11 +31,17 @@ function io(
   return { stdin: Readable.from(stdinLines), stdout: out, stderr: err, signal, out, err };
 }
 
-function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io) {
+function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, sessions?: SessionStore) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
   return askCommand(
-    { engine, settings: testSettings(), newSessionId: () => 'sess-1' },
+    {
+      engine,
+      settings: testSettings(),
+      newSessionId: sessions ? randomUUID : () => 'sess-1',
+      sessions,
+      requester: 'ann',
+    },
     { question: 'How do heat pumps compare with gas boilers?', clarify: true, json: false, ...options },
     streams,
   );
@@ -187,6 +197,70 @@ describe('deep-research ask', () => {
     const streams = io();
     expect(await ask(new ScriptedLlm([]), { question: '   ' }, streams)).toBe(2);
     expect(streams.err.text).toMatch(/^error: give a question/);
+  });
+});
+
+describe('sessions in the store', () => {
+  it('records the session as it runs, and lists and shows it afterwards', async () => {
+    const db = await realPostgres();
+    try {
+      const sessions = new SessionStore(db.pool);
+      const llm = new ScriptedLlm(wholeSession());
+      expect(await ask(llm, {}, io(['Retrofit in England\n']), sessions)).toBe(0);
+      const [row] = await sessions.listRecent({ limit: 5 });
+      expect(row).toMatchObject({
+        origin: 'cli',
+        requester: 'ann',
+        status: 'done',
+        plan: '1. Running costs\n2. Efficiency\n3. Grants',
+      });
+      expect(row!.report!.sources).toHaveLength(4);
+      const events = (await sessions.listEvents(row!.id)).map((e) => e.event.type);
+      expect(events[0]).toBe('phase');
+      expect(events).toContain('clarification');
+      expect(events).toContain('agent_failed');
+      expect(events.at(-1)).toBe('usage');
+      expect(events).not.toContain('report_delta');
+      expect((await sessions.loadCheckpoint(row!.id))!.phase).toBe('done');
+
+      const list = io();
+      await listSessions(sessions, list);
+      expect(list.out.text).toMatch(
+        new RegExp(`^${row!.id.slice(0, 8)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  done {8}How do heat pumps`),
+      );
+      const show = io();
+      expect(await showSession(sessions, row!.id.slice(0, 8), show)).toBe(0);
+      expect(show.out.text).toContain('Research plan:\n1. Running costs');
+      expect(show.out.text).toMatch(/Sources:\n\[1\] /);
+      const missing = io();
+      expect(await showSession(sessions, 'ffffffff', missing)).toBe(1);
+      expect(missing.err.text).toContain('no session matches "ffffffff"');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('marks a failed session failed with its reason', async () => {
+    const db = await realPostgres();
+    try {
+      const sessions = new SessionStore(db.pool);
+      const llm = new ScriptedLlm([
+        {
+          name: 'plan',
+          match: purpose('plan'),
+          steps: [
+            { error: new ProviderError('llm_http_error', 'The model server answered HTTP 500', false) },
+          ],
+        },
+      ]);
+      const streams = io();
+      expect(await ask(llm, { clarify: false }, streams, sessions)).toBe(1);
+      const [row] = await sessions.listRecent({ limit: 1 });
+      expect(row).toMatchObject({ status: 'failed', error: 'The model server answered HTTP 500' });
+      expect(streams.err.text).toBe(`error: The model server answered HTTP 500 (session ${row!.id})\n`);
+    } finally {
+      await db.close();
+    }
   });
 });
 

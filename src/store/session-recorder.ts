@@ -1,0 +1,70 @@
+import type { ResearchEvent } from '../engine/events.js';
+import type { SessionOutcome } from '../engine/run-session.js';
+import type { SessionState } from '../engine/session-state.js';
+import type { Logger } from '../ports/logger.js';
+import { isStoredEvent, type SessionStore } from './session-store.js';
+
+/**
+ * Persists one running session: events appended in order (batched, since the
+ * engine emits synchronously), a checkpoint after every step, and the status
+ * and report when the session comes to rest.
+ */
+export class SessionRecorder {
+  private pending: ResearchEvent[] = [];
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly sessionId: string,
+    private readonly log: Logger,
+  ) {}
+
+  onEvent(event: ResearchEvent): void {
+    if (!isStoredEvent(event)) return;
+    if (this.pending.push(event) === 1) setImmediate(() => void this.flush());
+    if (event.type === 'phase' && event.phase === 'report') this.status('reporting');
+  }
+
+  /** Waits until every event emitted so far is stored. */
+  flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 0) {
+      this.writing = this.writing
+        .then(() => this.store.appendEvents(this.sessionId, batch))
+        .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session events'));
+    }
+    return this.writing;
+  }
+
+  async checkpoint(state: SessionState): Promise<void> {
+    await this.flush();
+    await this.store.saveCheckpoint(state);
+  }
+
+  async finish(outcome: SessionOutcome): Promise<void> {
+    await this.flush();
+    const { state } = outcome;
+    if (outcome.kind === 'needs_clarification') {
+      await this.store.setStatus(this.sessionId, 'clarifying');
+      return;
+    }
+    const report = outcome.kind === 'done' ? outcome.report : outcome.found;
+    await this.store.setStatus(this.sessionId, outcome.kind === 'done' ? 'done' : 'cancelled', {
+      plan: state.plan ?? undefined,
+      report,
+    });
+    await this.store.saveUsage(this.sessionId, state.usage);
+  }
+
+  async fail(message: string): Promise<void> {
+    await this.flush();
+    await this.store.setStatus(this.sessionId, 'failed', { error: message });
+  }
+
+  status(status: 'running' | 'reporting'): void {
+    this.writing = this.writing
+      .then(() => this.store.setStatus(this.sessionId, status))
+      .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session status'));
+  }
+}
