@@ -18,14 +18,18 @@ import { SessionStore } from './store/session-store.js';
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
-/** Opens the database (Postgres or the embedded default) and brings its schema up to date. */
+/** Opens the database (Postgres or the embedded default), brings its schema up to date and applies retention. */
 export async function openStore(
   config: Config,
 ): Promise<{ db: Database; sessions: SessionStore; applied: string[] }> {
   const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir });
   try {
     const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
-    return { db, sessions: new SessionStore(db.pool), applied };
+    const sessions = new SessionStore(db.pool);
+    // Retention runs at every start: finished sessions past RETENTION_DAYS, Slack event keys past a day.
+    await sessions.purgeSessions(config.database.retentionDays);
+    await sessions.purgeProcessedEvents(24);
+    return { db, sessions, applied };
   } catch (error) {
     await db.close();
     throw error;
