@@ -13,10 +13,14 @@ export class SessionRecorder {
   private pending: ResearchEvent[] = [];
   private writing: Promise<void> = Promise.resolve();
 
+  private failure: unknown = null;
+
+  /** `owner`: the worker's lease; every write then requires still holding it. */
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
     private readonly log: Logger,
+    private readonly owner?: string,
   ) {}
 
   onEvent(event: ResearchEvent): void {
@@ -31,40 +35,47 @@ export class SessionRecorder {
     this.pending = [];
     if (batch.length > 0) {
       this.writing = this.writing
-        .then(() => this.store.appendEvents(this.sessionId, batch))
-        .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session events'));
+        .then(() => this.store.appendEvents(this.sessionId, batch, this.owner))
+        .catch((err) => {
+          this.failure ??= err;
+          this.log.error({ err, sessionId: this.sessionId }, 'could not store session events');
+        });
     }
     return this.writing;
   }
 
+  /** A checkpoint is written only after the events before it; a lost lease or lost events stop the session here. */
   async checkpoint(state: SessionState): Promise<void> {
     await this.flush();
-    await this.store.saveCheckpoint(state);
+    if (this.failure) throw this.failure;
+    await this.store.saveCheckpoint(state, this.owner);
   }
 
   async finish(outcome: SessionOutcome): Promise<void> {
     await this.flush();
     const { state } = outcome;
     if (outcome.kind === 'needs_clarification') {
-      await this.store.setStatus(this.sessionId, 'clarifying');
+      await this.store.setStatus(this.sessionId, 'clarifying', {}, this.owner);
       return;
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
-    await this.store.setStatus(this.sessionId, outcome.kind === 'done' ? 'done' : 'cancelled', {
-      plan: state.plan ?? undefined,
-      report,
-    });
+    await this.store.setStatus(
+      this.sessionId,
+      outcome.kind === 'done' ? 'done' : 'cancelled',
+      { plan: state.plan ?? undefined, report },
+      this.owner,
+    );
     await this.store.saveUsage(this.sessionId, state.usage);
   }
 
   async fail(message: string): Promise<void> {
     await this.flush();
-    await this.store.setStatus(this.sessionId, 'failed', { error: message });
+    await this.store.setStatus(this.sessionId, 'failed', { error: message }, this.owner);
   }
 
   status(status: 'running' | 'reporting'): void {
     this.writing = this.writing
-      .then(() => this.store.setStatus(this.sessionId, status))
+      .then(() => this.store.setStatus(this.sessionId, status, {}, this.owner))
       .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session status'));
   }
 }

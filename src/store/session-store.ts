@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { ResearchEvent } from '../engine/events.js';
 import type { FinalReport, SessionState } from '../engine/session-state.js';
 import type { Usage } from '../engine/usage.js';
+import { LeaseLostError } from './lease-lost-error.js';
 
 export type SessionStatus =
   | 'clarifying'
@@ -73,6 +74,32 @@ export class SessionStore {
     return toRow(rows[0]);
   }
 
+  /**
+   * Creates a session ready for a worker, with its initial engine state as the
+   * first checkpoint: one statement, so there is never a queued session
+   * without a state to start from.
+   */
+  async createQueued(session: Omit<NewSession, 'status'>, initial: SessionState): Promise<void> {
+    await this.pool.query(
+      `WITH s AS (
+         INSERT INTO sessions (id, origin, team_id, channel_id, thread_ts, turn, requester, question, status, queued_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id)
+       INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $9, 0, $10 FROM s`,
+      [
+        session.id,
+        session.origin,
+        session.teamId ?? null,
+        session.channelId ?? null,
+        session.threadTs ?? null,
+        session.turn ?? 1,
+        session.requester,
+        session.question,
+        initial.phase,
+        JSON.stringify(initial),
+      ],
+    );
+  }
+
   async get(id: string): Promise<SessionRow | null> {
     const { rows } = await this.pool.query('SELECT * FROM sessions WHERE id = $1', [id]);
     return rows[0] ? toRow(rows[0]) : null;
@@ -96,19 +123,24 @@ export class SessionStore {
     return rows.map(toRow);
   }
 
+  /**
+   * `owner`, when given, makes the write conditional on holding the session's
+   * lease: a worker that lost its lease must not overwrite its successor.
+   */
   async setStatus(
     id: string,
     status: SessionStatus,
     fields: { plan?: string; report?: FinalReport; error?: string } = {},
+    owner?: string,
   ): Promise<void> {
-    await this.pool.query(
+    const { rowCount } = await this.pool.query(
       `UPDATE sessions SET status = $2,
          plan = COALESCE($3, plan),
          report = COALESCE($4::jsonb, report),
          error = COALESCE($5, error),
          updated_at = now(),
          finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END
-       WHERE id = $1`,
+       WHERE id = $1 AND ($7::text IS NULL OR lease_owner = $7)`,
       [
         id,
         status,
@@ -116,16 +148,33 @@ export class SessionStore {
         fields.report ? JSON.stringify(fields.report) : null,
         fields.error ?? null,
         FINISHED,
+        owner ?? null,
       ],
     );
+    if (owner && rowCount === 0) throw new LeaseLostError(id);
   }
 
-  async saveCheckpoint(state: SessionState): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO checkpoints (session_id, phase, cycle, state) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (session_id) DO UPDATE SET phase = $2, cycle = $3, state = $4, updated_at = now()`,
-      [state.sessionId, state.phase, state.cycle, JSON.stringify(state)],
+  /** Saves the latest state together with how far the event log had got. */
+  async saveCheckpoint(state: SessionState, owner?: string): Promise<void> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
+       SELECT $1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) FROM session_events WHERE session_id = $1)
+       WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = $1 AND lease_owner = $5)
+       ON CONFLICT (session_id) DO UPDATE SET phase = EXCLUDED.phase, cycle = EXCLUDED.cycle,
+         state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()`,
+      [state.sessionId, state.phase, state.cycle, JSON.stringify(state), owner ?? null],
     );
+    if (owner && rowCount === 0) throw new LeaseLostError(state.sessionId);
+  }
+
+  /** Drops events a lost attempt wrote after the last checkpoint, so a resumed run does not repeat them. */
+  async truncateEventsToCheckpoint(id: string): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM session_events WHERE session_id = $1
+         AND seq > COALESCE((SELECT event_seq FROM checkpoints WHERE session_id = $1), 0)`,
+      [id],
+    );
+    return rowCount ?? 0;
   }
 
   async loadCheckpoint(id: string): Promise<SessionState | null> {
@@ -133,16 +182,18 @@ export class SessionStore {
     return (rows[0]?.state as SessionState | undefined) ?? null;
   }
 
-  /** Appends in order after whatever the session already has. */
-  async appendEvents(id: string, events: ResearchEvent[]): Promise<void> {
+  /** Appends in order after whatever the session already has (only while holding the lease, given `owner`). */
+  async appendEvents(id: string, events: ResearchEvent[], owner?: string): Promise<void> {
     if (events.length === 0) return;
-    await this.pool.query(
+    const { rowCount } = await this.pool.query(
       `INSERT INTO session_events (session_id, seq, type, payload)
        SELECT $1, base.n + e.ord, e.type, e.payload
        FROM (SELECT COALESCE(MAX(seq), 0) AS n FROM session_events WHERE session_id = $1) base,
-            unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(type, payload, ord)`,
-      [id, events.map((e) => e.type), events.map((e) => JSON.stringify(e))],
+            unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS e(type, payload, ord)
+       WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = $1 AND lease_owner = $4)`,
+      [id, events.map((e) => e.type), events.map((e) => JSON.stringify(e)), owner ?? null],
     );
+    if (owner && rowCount === 0) throw new LeaseLostError(id);
   }
 
   async listEvents(id: string): Promise<{ seq: number; event: ResearchEvent }[]> {

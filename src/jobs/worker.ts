@@ -1,0 +1,161 @@
+import { describeError } from '../engine/errors.js';
+import { runSession, type SessionOutcome } from '../engine/run-session.js';
+import type { EngineDeps } from '../engine/session-context.js';
+import type { EngineSettings } from '../engine/settings.js';
+import type { Logger } from '../ports/logger.js';
+import { LeaseLostError } from '../store/lease-lost-error.js';
+import { SessionRecorder } from '../store/session-recorder.js';
+import type { SessionStore } from '../store/session-store.js';
+import type { Claim, SessionLeases } from './session-leases.js';
+
+export interface WorkerDeps {
+  sessions: SessionStore;
+  leases: SessionLeases;
+  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
+  settings: EngineSettings;
+  logger: Logger;
+}
+
+export interface WorkerOptions {
+  /** Sessions this process runs at once. */
+  concurrency: number;
+  /** How often an idle worker looks for work. */
+  pollMs: number;
+  /** How often a running session renews its lease and checks for a cancel request (well under the lease). */
+  heartbeatMs: number;
+  /** Retention and clarification expiry run this often. */
+  maintenanceMs: number;
+  maintenance?: () => Promise<void>;
+}
+
+export interface Worker {
+  readonly owner: string;
+  running(): string[];
+  /** Stops claiming, hands running sessions back at their last checkpoint, and resolves when all have let go. */
+  stop(): Promise<void>;
+}
+
+const DRAIN = new Error('worker draining');
+const CANCEL = new Error('cancelled by request');
+const LOST = new Error('lease lost');
+
+/**
+ * A worker loop over the session queue. Each claimed session runs from its
+ * latest checkpoint; its lease is renewed by a heartbeat, which also notices
+ * a cancel request within one heartbeat. A session is never run twice at
+ * once: claims skip held leases and every write checks the lease.
+ */
+export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
+  const log = deps.logger.child({ worker: deps.leases.owner });
+  const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let stopping = false;
+  let wake: () => void = () => {};
+  let lastMaintenance = 0;
+
+  const loop = (async () => {
+    while (!stopping) {
+      if (options.maintenance && Date.now() - lastMaintenance >= options.maintenanceMs) {
+        lastMaintenance = Date.now();
+        await options.maintenance().catch((err) => log.error({ err }, 'maintenance failed'));
+      }
+      let claim: Claim | null = null;
+      if (active.size < options.concurrency) {
+        claim = await deps.leases.claim().catch((err) => {
+          log.error({ err }, 'could not claim a session');
+          return null;
+        });
+      }
+      if (claim && !stopping) {
+        const controller = new AbortController();
+        const done = runClaimed(deps, claim, controller, options.heartbeatMs, log).finally(() =>
+          active.delete(claim.id),
+        );
+        active.set(claim.id, { controller, done });
+        continue;
+      }
+      if (claim) await deps.leases.release(claim.id);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  })();
+
+  return {
+    owner: deps.leases.owner,
+    running: () => [...active.keys()],
+    async stop() {
+      stopping = true;
+      wake();
+      for (const { controller } of active.values()) controller.abort(DRAIN);
+      await Promise.all([...active.values()].map((a) => a.done));
+      await loop;
+    },
+  };
+}
+
+async function runClaimed(
+  deps: WorkerDeps,
+  claim: Claim,
+  controller: AbortController,
+  heartbeatMs: number,
+  workerLog: Logger,
+): Promise<void> {
+  const { sessions, leases } = deps;
+  const id = claim.id;
+  const log = workerLog.child({ sessionId: id });
+  const beat = async () => {
+    try {
+      const hb = await leases.heartbeat(id);
+      if (!hb.held) controller.abort(LOST);
+      else if (hb.cancelRequested) controller.abort(CANCEL);
+    } catch (err) {
+      log.warn({ err }, 'heartbeat failed');
+    }
+  };
+  const timer = setInterval(beat, heartbeatMs);
+  const recorder = new SessionRecorder(sessions, id, log, leases.owner);
+  try {
+    await beat();
+    const state = await sessions.loadCheckpoint(id);
+    if (!state) throw new Error(`session ${id} has no checkpoint to start from`);
+    const dropped = await sessions.truncateEventsToCheckpoint(id);
+    log.info({ attempt: claim.attempts, phase: state.phase, cycle: state.cycle, dropped }, 'running session');
+    const outcome: SessionOutcome = await runSession(
+      {
+        ...deps.engine,
+        logger: log,
+        emit: (event) => recorder.onEvent(event),
+        saveCheckpoint: (s) => recorder.checkpoint(s),
+      },
+      deps.settings,
+      state,
+      { signal: controller.signal },
+    );
+    const reason = controller.signal.reason;
+    if (outcome.kind === 'cancelled' && reason !== CANCEL) {
+      // Draining or superseded: the session is not over, it continues from its checkpoint elsewhere.
+      await recorder.flush();
+      log.info({ reason: (reason as Error)?.message }, 'session handed back');
+      return;
+    }
+    await recorder.finish(outcome);
+    log.info({ outcome: outcome.kind }, 'session came to rest');
+  } catch (error) {
+    if (error instanceof LeaseLostError || controller.signal.reason === LOST) {
+      log.warn({ err: error }, 'lost the session to another worker; stopping');
+      return;
+    }
+    if (controller.signal.reason === DRAIN) return;
+    log.error({ err: error }, 'session failed');
+    await recorder
+      .fail(describeError(error))
+      .catch((err) => log.error({ err }, 'could not record the failure'));
+  } finally {
+    clearInterval(timer);
+    await leases.release(id).catch((err) => log.error({ err }, 'could not release the session'));
+  }
+}

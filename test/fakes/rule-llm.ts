@@ -1,0 +1,88 @@
+import type { Llm, LlmRequest, LlmResponse } from '../../src/ports/llm.js';
+import type { WebSearch } from '../../src/ports/web-search.js';
+
+/**
+ * A fake model whose reply depends only on the request, so a session can be
+ * interrupted anywhere and resumed by another worker or process. The
+ * orchestrator researches `rounds` topics one cycle at a time, each agent
+ * searches once and reports one cited finding, the report lists the findings.
+ */
+export class RuleLlm implements Llm {
+  calls: LlmRequest[] = [];
+  constructor(private readonly options: { delayMs?: number; rounds?: number } = {}) {}
+
+  async complete(request: LlmRequest): Promise<LlmResponse> {
+    this.calls.push(request);
+    if (this.options.delayMs) await delay(this.options.delayMs, request.signal);
+    const reply = this.reply(request);
+    if (reply.text) request.onTextDelta?.(reply.text);
+    return {
+      text: reply.text ?? '',
+      toolCalls: (reply.tools ?? []).map(([name, args], i) => ({
+        id: `c${i}`,
+        name,
+        arguments: JSON.stringify(args),
+      })),
+      usage: { inputTokens: 50, outputTokens: 10 },
+      finishReason: 'stop',
+    };
+  }
+
+  private reply(request: LlmRequest): { text?: string; tools?: [string, unknown][] } {
+    const rounds = this.options.rounds ?? 2;
+    const dispatched = request.messages.filter((m) => m.role === 'assistant' && m.toolCalls?.length).length;
+    switch (request.purpose) {
+      case 'clarify':
+        return { tools: [['generate_plan', {}]] };
+      case 'plan':
+        return { text: Array.from({ length: rounds }, (_, i) => `${i + 1}. Topic ${i + 1}`).join('\n') };
+      case 'orchestrator':
+        return dispatched < rounds
+          ? { tools: [['research_agent', { task: `Topic ${dispatched + 1}` }]] }
+          : { tools: [['generate_report', {}]] };
+      case 'agent': {
+        const task = request.messages.find((m) => m.role === 'user')!.content.match(/Topic \d+/)![0];
+        return dispatched === 0
+          ? { tools: [['web_search', { queries: [task] }]] }
+          : { tools: [['generate_report', {}]] };
+      }
+      case 'agent_report': {
+        const result = request.messages.find((m) => m.role === 'tool')!.content;
+        const doc = JSON.parse(result).results[0];
+        return { text: `Finding from ${doc.title} [${doc.document}].` };
+      }
+      default: {
+        const findings =
+          request.messages
+            .map((m) => m.content)
+            .join('\n')
+            .match(/Finding from [^\n]*?\[\d+\]\./g) ?? [];
+        return { text: `## Report\n\n${findings.join('\n')}` };
+      }
+    }
+  }
+}
+
+/** One hit per query, at a URL derived from the query. */
+export const ruleSearch: WebSearch = {
+  name: 'rule',
+  async search(query) {
+    const slug = query.toLowerCase().replace(/\W+/g, '-');
+    return [{ title: query, url: `https://example.com/${slug}`, snippet: `All about ${query}.` }];
+  },
+};
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { newSession } from '../../src/engine/run-session.js';
+import type { EngineSettings } from '../../src/engine/settings.js';
+import { SessionLeases } from '../../src/jobs/session-leases.js';
+import { startWorker, type Worker } from '../../src/jobs/worker.js';
+import { countTokens } from '../../src/llm/count-tokens.js';
+import { systemClock } from '../../src/ports/clock.js';
+import type { Llm } from '../../src/ports/llm.js';
+import { silentLogger } from '../../src/ports/logger.js';
+import type { Database } from '../../src/store/database.js';
+import { SessionStore } from '../../src/store/session-store.js';
+import { ruleSearch } from '../fakes/rule-llm.js';
+import { prompts, testSettings } from './engine-harness.js';
+
+export const LEASE_MS = 1500;
+
+export function worker(
+  db: Database,
+  llm: Llm,
+  owner: string,
+  settings: EngineSettings = testSettings(),
+): Worker {
+  return startWorker(
+    {
+      sessions: new SessionStore(db.pool),
+      leases: new SessionLeases(db.pool, owner, LEASE_MS),
+      engine: { llm, prompts, webSearch: ruleSearch, countTokens, clock: systemClock, logger: silentLogger },
+      settings,
+      logger: silentLogger,
+    },
+    { concurrency: 2, pollMs: 50, heartbeatMs: 200, maintenanceMs: 60_000 },
+  );
+}
+
+export async function submit(db: Database, question = 'What about topics?'): Promise<string> {
+  const id = randomUUID();
+  await new SessionStore(db.pool).createQueued(
+    { id, origin: 'cli', requester: 'ann', question },
+    newSession(id, { question, skipClarification: true }),
+  );
+  return id;
+}
+
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
