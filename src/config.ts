@@ -80,6 +80,10 @@ const schema = z.object({
   ),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   RETENTION_DAYS: positiveInt.default(90),
+  CLARIFY_TIMEOUT_HOURS: positiveNumber.default(24),
+  MAX_CONCURRENT_SESSIONS: positiveInt.default(4),
+  MAX_SESSIONS_PER_USER: positiveInt.default(2),
+  LEASE_SECONDS: z.coerce.number().min(5).max(600).default(30),
   LOG_LEVEL: optionalText.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
@@ -98,6 +102,7 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   DATABASE_URL:
     'set it to a connection string like postgres://user:password@host:5432/dbname, or unset it for the embedded database',
   RETENTION_DAYS: 'set it to a whole number of days',
+  LEASE_SECONDS: 'set it to a number of seconds from 5 to 600',
 };
 
 /** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
@@ -135,6 +140,7 @@ export interface Config {
     allowPrivateUrls: boolean;
   };
   database: { url?: string; dataDir: string; retentionDays: number };
+  jobs: { clarifyTimeoutHours: number; concurrentSessions: number; sessionsPerUser: number; leaseMs: number };
   logLevel?: string;
 }
 
@@ -188,6 +194,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     },
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR, retentionDays: e.RETENTION_DAYS },
+    jobs: {
+      clarifyTimeoutHours: e.CLARIFY_TIMEOUT_HOURS,
+      concurrentSessions: e.MAX_CONCURRENT_SESSIONS,
+      sessionsPerUser: e.MAX_SESSIONS_PER_USER,
+      leaseMs: e.LEASE_SECONDS * 1000,
+    },
     logLevel: e.LOG_LEVEL,
   };
   return Object.freeze(config);

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
+import { workerCommand } from './cli/worker-command.js';
 import { engineDeps, engineSettings, openStore } from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { describeError } from './engine/errors.js';
@@ -21,6 +22,10 @@ Commands:
       The latest sessions, newest first.
   sessions show ID
       A past session with its plan and report (the first 8 characters of the id are enough).
+  worker
+      Run queued research sessions until stopped (SIGTERM/Ctrl-C drains: running
+      sessions are handed back at their last checkpoint for another worker).
+      Start several against one Postgres to scale out.
   migrate
       Apply database migrations (they also run at every start).
   help
@@ -83,6 +88,17 @@ export async function runCli(
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }
+    if (command === 'worker') {
+      const config = loadConfig(env);
+      const logger = createLogger(config.logLevel ?? 'info');
+      const engine = engineDeps(config, logger);
+      const { db, sessions } = await openStore(config);
+      try {
+        return await workerCommand(config, db, sessions, engine, engineSettings(config), logger, io.signal);
+      } finally {
+        await db.close();
+      }
+    }
     if (command === 'migrate') {
       const { db, applied } = await openStore(loadConfig(env));
       await db.close();
@@ -111,9 +127,10 @@ export async function runFromProcess(): Promise<void> {
   const controller = new AbortController();
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nCancelling… (Ctrl-C again to quit at once)\n');
+    process.stderr.write('\nStopping… (Ctrl-C again to quit at once)\n');
     controller.abort(new Error('cancelled by user'));
   });
+  process.on('SIGTERM', () => controller.abort(new Error('terminated')));
   const code = await runCli(process.argv.slice(2), process.env, {
     stdin: process.stdin,
     stdout: process.stdout,

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionLeases } from '../../src/jobs/session-leases.js';
 import type { Database } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrate.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
-import { realPostgres } from '../helpers/postgres.js';
+import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
 import { submit, waitFor, worker } from '../helpers/worker-harness.js';
 
 let db: Database;
@@ -99,5 +100,25 @@ describe('worker', () => {
     const { rows } = await db.pool.query('SELECT status, lease_owner FROM sessions WHERE id = $1', [id]);
     expect(rows[0]).toEqual({ status: 'running', lease_owner: 'usurper' });
     expect((await store.loadCheckpoint(id))!.cycle).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('worker on the embedded database', () => {
+  it('runs a queued session to its report on PGlite', async () => {
+    const lite = await embeddedPglite();
+    try {
+      await migrate(lite.pool, MIGRATIONS_DIR);
+      const liteStore = new SessionStore(lite.pool);
+      const id = await submit(lite);
+      const w = worker(lite, new RuleLlm(), 'lite');
+      const row = await waitFor(async () =>
+        (await liteStore.get(id))?.status === 'done' ? liteStore.get(id) : null,
+      );
+      await w.stop();
+      expect(row!.report!.sources).toHaveLength(2);
+    } finally {
+      await lite.close();
+      lite.cleanup();
+    }
   });
 });

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Config } from '../config.js';
+import type { EngineDeps } from '../engine/session-context.js';
+import type { EngineSettings } from '../engine/settings.js';
+import { runMaintenance } from '../jobs/maintenance.js';
+import { SessionLeases } from '../jobs/session-leases.js';
+import { startWorker } from '../jobs/worker.js';
+import type { Logger } from '../ports/logger.js';
+import type { Database } from '../store/database.js';
+import type { SessionStore } from '../store/session-store.js';
+
+/**
+ * `deep-research worker`: runs queued sessions until SIGTERM or SIGINT, then
+ * drains: stops claiming, hands running sessions back at their last
+ * checkpoint (another worker resumes them) and exits.
+ */
+export async function workerCommand(
+  config: Config,
+  db: Database,
+  sessions: SessionStore,
+  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>,
+  settings: EngineSettings,
+  logger: Logger,
+  stop: AbortSignal,
+): Promise<number> {
+  if (db.embedded && config.jobs.concurrentSessions > 0) {
+    logger.info({}, 'embedded database: run only this one process against DATA_DIR');
+  }
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs);
+  const worker = startWorker(
+    { sessions, leases, engine, settings, logger },
+    {
+      concurrency: config.jobs.concurrentSessions,
+      pollMs: 1000,
+      heartbeatMs: Math.max(1000, config.jobs.leaseMs / 3),
+      maintenanceMs: 10 * 60_000,
+      maintenance: () =>
+        runMaintenance(
+          sessions,
+          leases,
+          {
+            clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
+            retentionDays: config.database.retentionDays,
+          },
+          logger,
+        ),
+    },
+  );
+  logger.info({ owner, concurrency: config.jobs.concurrentSessions }, 'worker started');
+  await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  logger.info({ running: worker.running().length }, 'draining');
+  await worker.stop();
+  logger.info({}, 'worker stopped');
+  return 0;
+}
