@@ -3,21 +3,26 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
+import { submitCommand } from './cli/submit-command.js';
 import { workerCommand } from './cli/worker-command.js';
 import { engineDeps, engineSettings, openStore } from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { describeError } from './engine/errors.js';
+import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
+import type { Database } from './store/database.js';
 import type { SessionStore } from './store/session-store.js';
 
 const USAGE = `Usage: deep-research <command>
 
 Commands:
   ask "question" [--no-clarify] [--out FILE] [--json]
+  ask --background "question"
       Research a question: answer the clarifying questions at the prompt (or skip
       them with --no-clarify), follow the plan and live progress, then read the
       cited report. --out writes the report as Markdown; --json prints events as
-      JSON lines. Ctrl-C cancels and prints what was found.
+      JSON lines. Ctrl-C cancels and prints what was found. --background queues
+      the question for the workers instead (no clarification) and returns at once.
   sessions list
       The latest sessions, newest first.
   sessions show ID
@@ -53,11 +58,27 @@ export async function runCli(
         allowPositionals: true,
         options: {
           'no-clarify': { type: 'boolean', default: false },
+          background: { type: 'boolean', default: false },
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       });
       const config = loadConfig(env);
+      if (values.background) {
+        return await withStore(config, (sessions, db) =>
+          submitCommand(
+            {
+              sessions,
+              leases: new SessionLeases(db.pool, 'cli', config.jobs.leaseMs),
+              newSessionId: randomUUID,
+              requester: userInfo().username,
+              limit: config.jobs.sessionsPerUser,
+            },
+            positionals.join(' '),
+            io,
+          ),
+        );
+      }
       const logger = createLogger(config.logLevel ?? 'warn');
       const engine = engineDeps(config, logger);
       const options = {
@@ -113,10 +134,13 @@ export async function runCli(
   }
 }
 
-async function withStore(config: Config, run: (sessions: SessionStore) => Promise<number>): Promise<number> {
+async function withStore(
+  config: Config,
+  run: (sessions: SessionStore, db: Database) => Promise<number>,
+): Promise<number> {
   const { db, sessions } = await openStore(config);
   try {
-    return await run(sessions);
+    return await run(sessions, db);
   } finally {
     await db.close();
   }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
@@ -11,25 +10,9 @@ import { runCli } from '../../src/main.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { agentWithTask, call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
 import { harness, testSettings } from '../helpers/engine-harness.js';
+import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: string, done: () => void) {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-function io(
-  stdinLines: string[] = [],
-  signal = new AbortController().signal,
-): Io & { out: Capture; err: Capture } {
-  const out = new Capture();
-  const err = new Capture();
-  return { stdin: Readable.from(stdinLines), stdout: out, stderr: err, signal, out, err };
-}
 
 function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, sessions?: SessionStore) {
   const { deps } = harness(llm, corpusTools());
