@@ -24,9 +24,8 @@ export async function workerCommand(
   logger: Logger,
   stop: AbortSignal,
 ): Promise<number> {
-  if (db.embedded && config.jobs.concurrentSessions > 0) {
-    logger.info({}, 'embedded database: run only this one process against DATA_DIR');
-  }
+  if (db.embedded)
+    logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs);
   const worker = startWorker(

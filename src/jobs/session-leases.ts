@@ -34,6 +34,7 @@ export class SessionLeases {
     );
   }
 
+  /** Only sessions submitted to the queue are jobs: a session the CLI runs in its own process is never taken. */
   async claim(): Promise<Claim | null> {
     const { rows } = await this.pool.query(
       `UPDATE sessions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2),
@@ -43,6 +44,7 @@ export class SessionLeases {
        WHERE id = (
          SELECT id FROM sessions
          WHERE status IN ('queued', 'running', 'reporting')
+           AND queued_at IS NOT NULL
            AND (lease_expires_at IS NULL OR lease_expires_at < now())
          ORDER BY queued_at NULLS LAST, created_at
          FOR UPDATE SKIP LOCKED

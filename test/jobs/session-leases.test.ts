@@ -30,6 +30,12 @@ describe('session leases', () => {
     expect(await leases.claim()).toBeNull();
   });
 
+  it('never claims a session that a CLI process runs itself', async () => {
+    const inline = randomUUID();
+    await store.create({ id: inline, origin: 'cli', requester: 'r', question: 'q', status: 'running' });
+    expect(await new SessionLeases(db.pool, 'w', 30_000).claim()).toBeNull();
+  });
+
   it('counts a person’s unfinished sessions and refuses to cancel a finished one', async () => {
     const requester = `u-${randomUUID()}`;
     const leases = new SessionLeases(db.pool, 'x', 30_000);
