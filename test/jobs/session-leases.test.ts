@@ -33,7 +33,11 @@ describe('session leases', () => {
   it('never claims a session that a CLI process runs itself', async () => {
     const inline = randomUUID();
     await store.create({ id: inline, origin: 'cli', requester: 'r', question: 'q', status: 'running' });
-    expect(await new SessionLeases(db.pool, 'w', 30_000).claim()).toBeNull();
+    const queued = await submit(db);
+    const leases = new SessionLeases(db.pool, 'w', 30_000);
+    expect((await leases.claim())?.id).toBe(queued);
+    // Nothing else is queued: the inline session, unleased and "running", must still not be taken.
+    expect(await leases.claim()).toBeNull();
   });
 
   it('counts a person’s unfinished sessions and refuses to cancel a finished one', async () => {
