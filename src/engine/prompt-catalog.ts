@@ -4,38 +4,33 @@
  * when a prompt file declares anything else, so a typo is a start-up error
  * rather than a blank in a prompt.
  */
+const ORCHESTRATOR_VARIABLES = [
+  'current_date',
+  'current_cycle',
+  'max_cycles',
+  'research_plan',
+  'max_parallel_agents',
+  'has_web_search',
+  'has_internal_search',
+] as const;
+const AGENT_VARIABLES = [
+  'current_date',
+  'current_cycle',
+  'max_cycles',
+  'has_web_search',
+  'has_internal_search',
+] as const;
+
 export const PROMPT_CATALOG = {
   'research-request': ['question', 'clarification_questions', 'clarification_answer', 'previous_research'],
   clarification: ['current_date', 'max_questions'],
   'research-plan': ['current_date', 'max_steps'],
   'research-plan-reminder': ['max_steps'],
-  orchestrator: [
-    'current_date',
-    'current_cycle',
-    'max_cycles',
-    'research_plan',
-    'max_parallel_agents',
-    'has_web_search',
-    'has_internal_search',
-  ],
-  'orchestrator-reasoning': [
-    'current_date',
-    'current_cycle',
-    'max_cycles',
-    'research_plan',
-    'max_parallel_agents',
-    'has_web_search',
-    'has_internal_search',
-  ],
+  orchestrator: ORCHESTRATOR_VARIABLES,
+  'orchestrator-reasoning': ORCHESTRATOR_VARIABLES,
   'first-cycle-reminder': [],
-  'research-agent': ['current_date', 'current_cycle', 'max_cycles', 'has_web_search', 'has_internal_search'],
-  'research-agent-reasoning': [
-    'current_date',
-    'current_cycle',
-    'max_cycles',
-    'has_web_search',
-    'has_internal_search',
-  ],
+  'research-agent': AGENT_VARIABLES,
+  'research-agent-reasoning': AGENT_VARIABLES,
   'agent-task': ['task', 'prior_searches', 'prior_urls'],
   'open-url-nudge': [],
   'intermediate-report': ['current_date'],

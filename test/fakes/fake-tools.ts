@@ -1,3 +1,4 @@
+import { sleep } from '../../src/llm/retry-delay.js';
 import type { KnowledgeBase, KnowledgeHit } from '../../src/ports/knowledge-base.js';
 import type { Page, PageReader, PageResult } from '../../src/ports/page-reader.js';
 import type { SearchHit, WebSearch } from '../../src/ports/web-search.js';
@@ -13,7 +14,7 @@ export function fakeWebSearch(
     queries,
     async search(query, { signal }) {
       queries.push(query);
-      if (options.delayMs) await delay(options.delayMs, signal);
+      if (options.delayMs) await sleep(options.delayMs, signal);
       if (options.failing?.includes(query)) throw new Error('search provider timed out');
       return corpus[query] ?? [];
     },
@@ -57,18 +58,4 @@ export function hit(url: string, title: string, snippet = `About ${title}`): Sea
 
 export function page(url: string, title: string, text: string): Page {
   return { url, title, text };
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

@@ -1,3 +1,4 @@
+import { sleep } from '../../src/llm/retry-delay.js';
 import type { Llm, LlmRequest, LlmResponse } from '../../src/ports/llm.js';
 import type { WebSearch } from '../../src/ports/web-search.js';
 
@@ -13,7 +14,7 @@ export class RuleLlm implements Llm {
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
     this.calls.push(request);
-    if (this.options.delayMs) await delay(this.options.delayMs, request.signal);
+    if (this.options.delayMs) await sleep(this.options.delayMs, request.signal);
     const reply = this.reply(request);
     if (reply.text) request.onTextDelta?.(reply.text);
     return {
@@ -71,18 +72,3 @@ export const ruleSearch: WebSearch = {
     return [{ title: query, url: `https://example.com/${slug}`, snippet: `All about ${query}.` }];
   },
 };
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}

@@ -1,4 +1,5 @@
 import { canonicalUrl } from '../../src/engine/sources/canonical-url.js';
+import { sleep } from '../../src/llm/retry-delay.js';
 import type { Llm, LlmPurpose, LlmRequest, LlmResponse, TokenUsage } from '../../src/ports/llm.js';
 
 export interface ScriptedReply {
@@ -62,7 +63,7 @@ export class ScriptedLlm implements Llm {
         this.problems.push(`lane ${lane.name}: ${(error as Error).message}`);
         throw error;
       }
-      if (step.delayMs) await abortableDelay(step.delayMs, request.signal);
+      if (step.delayMs) await sleep(step.delayMs, request.signal);
       if (request.signal?.aborted) throw request.signal.reason;
       if (step.error) throw step.error;
       let reply: ScriptedReply;
@@ -106,21 +107,6 @@ export class ScriptedLlm implements Llm {
 export function firstUser(request: LlmRequest): string {
   const m = request.messages.find((x) => x.role === 'user');
   return m?.content ?? '';
-}
-
-function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }
 
 // Lane matchers and replies used across tests.
