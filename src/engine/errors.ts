@@ -1,8 +1,9 @@
 /**
  * Errors grouped by whose fault they are. Expected outcomes (clarification
- * needed, cancelled, partial report) are values, never errors.
+ * needed, cancelled, a report cut short by a budget) are values, never errors;
+ * a person's bad input is answered where it is read, in one sentence.
  */
-export type Fault = 'user' | 'config' | 'model' | 'provider' | 'budget' | 'internal';
+export type Fault = 'config' | 'model' | 'provider' | 'internal';
 
 export abstract class AppError extends Error {
   abstract readonly fault: Fault;
@@ -14,11 +15,6 @@ export abstract class AppError extends Error {
     super(message, options);
     this.name = new.target.name;
   }
-}
-
-/** The person asking did something we cannot do; the message is shown to them as is. */
-export class UserInputError extends AppError {
-  readonly fault = 'user';
 }
 
 /** The operator must change a setting; the message names it. */
@@ -48,18 +44,9 @@ export class ProviderError extends AppError {
   readonly retryAfterMs: number | undefined;
 }
 
-/** A session limit was reached where no partial result could be produced. */
-export class BudgetExceededError extends AppError {
-  readonly fault = 'budget';
-}
-
 /** One plain sentence for a person, whatever was thrown. */
 export function describeError(error: unknown): string {
   if (error instanceof AppError) return error.message;
   if (error instanceof Error && error.name === 'AbortError') return 'The operation was cancelled.';
   return 'An unexpected internal error occurred.';
-}
-
-export function faultOf(error: unknown): Fault {
-  return error instanceof AppError ? error.fault : 'internal';
 }

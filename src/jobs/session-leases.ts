@@ -25,15 +25,6 @@ export class SessionLeases {
     private readonly leaseMs: number,
   ) {}
 
-  /** Puts a session in the queue (new, answered, or follow-up). */
-  async enqueue(id: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE sessions SET status = 'queued', queued_at = now(), lease_owner = NULL, lease_expires_at = NULL,
-         updated_at = now() WHERE id = $1`,
-      [id],
-    );
-  }
-
   /** Only sessions submitted to the queue are jobs: a session the CLI runs in its own process is never taken. */
   async claim(): Promise<Claim | null> {
     const { rows } = await this.pool.query(

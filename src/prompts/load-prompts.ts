@@ -73,7 +73,7 @@ export function loadPrompts(dir: string): Prompts {
   };
 }
 
-export function parsePrompt(name: string, source: string, expected: readonly string[]): LoadedPrompt {
+function parsePrompt(name: string, source: string, expected: readonly string[]): LoadedPrompt {
   const match = FRONT_MATTER.exec(source);
   if (!match) throw new Error('no YAML front matter');
   const meta = FrontMatter.safeParse(parseYaml(match[1]!));

@@ -42,24 +42,3 @@ export async function openDatabase(options: { url?: string; dataDir: string; max
     },
   } satisfies Database;
 }
-
-export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
-
-/** Runs `fn` in one transaction on one client. Keep it short: on PGlite every other query waits for it. */
-export async function withTransaction<T>(
-  pool: pg.Pool,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}

@@ -57,19 +57,8 @@ export class SessionStore {
 
   async create(session: NewSession): Promise<SessionRow> {
     const { rows } = await this.pool.query(
-      `INSERT INTO sessions (id, origin, team_id, channel_id, thread_ts, turn, requester, question, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-      [
-        session.id,
-        session.origin,
-        session.teamId ?? null,
-        session.channelId ?? null,
-        session.threadTs ?? null,
-        session.turn ?? 1,
-        session.requester,
-        session.question,
-        session.status,
-      ],
+      `INSERT INTO sessions (${SESSION_COLUMNS}, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [...sessionValues(session), session.status],
     );
     return toRow(rows[0]);
   }
@@ -82,21 +71,10 @@ export class SessionStore {
   async createQueued(session: Omit<NewSession, 'status'>, initial: SessionState): Promise<void> {
     await this.pool.query(
       `WITH s AS (
-         INSERT INTO sessions (id, origin, team_id, channel_id, thread_ts, turn, requester, question, status, queued_at)
+         INSERT INTO sessions (${SESSION_COLUMNS}, status, queued_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id)
        INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $9, 0, $10 FROM s`,
-      [
-        session.id,
-        session.origin,
-        session.teamId ?? null,
-        session.channelId ?? null,
-        session.threadTs ?? null,
-        session.turn ?? 1,
-        session.requester,
-        session.question,
-        initial.phase,
-        JSON.stringify(initial),
-      ],
+      [...sessionValues(session), initial.phase, JSON.stringify(initial)],
     );
   }
 
@@ -267,6 +245,22 @@ export class SessionStore {
     );
     return rowCount ?? 0;
   }
+}
+
+const SESSION_COLUMNS = 'id, origin, team_id, channel_id, thread_ts, turn, requester, question';
+
+/** Values for SESSION_COLUMNS, in order. */
+function sessionValues(s: Omit<NewSession, 'status'>): unknown[] {
+  return [
+    s.id,
+    s.origin,
+    s.teamId ?? null,
+    s.channelId ?? null,
+    s.threadTs ?? null,
+    s.turn ?? 1,
+    s.requester,
+    s.question,
+  ];
 }
 
 function toRow(r: Record<string, unknown>): SessionRow {
