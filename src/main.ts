@@ -7,7 +7,7 @@ import { submitCommand } from './cli/submit-command.js';
 import { workerCommand } from './cli/worker-command.js';
 import { engineDeps, engineSettings, openStore } from './compose.js';
 import { type Config, loadConfig } from './config.js';
-import { describeError } from './engine/errors.js';
+import { AppError, describeError } from './engine/errors.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
 import type { Database } from './store/database.js';
@@ -113,12 +113,9 @@ export async function runCli(
       const config = loadConfig(env);
       const logger = createLogger(config.logLevel ?? 'info');
       const engine = engineDeps(config, logger);
-      const { db, sessions } = await openStore(config);
-      try {
-        return await workerCommand(config, db, sessions, engine, engineSettings(config), logger, io.signal);
-      } finally {
-        await db.close();
-      }
+      return await withStore(config, (sessions, db) =>
+        workerCommand(config, db, sessions, engine, engineSettings(config), logger, io.signal),
+      );
     }
     if (command === 'migrate') {
       const { db, applied } = await openStore(loadConfig(env));
@@ -129,6 +126,13 @@ export async function runCli(
     io.stderr.write(`error: unknown command "${command}".\n\n${USAGE}`);
     return 2;
   } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      const first = (error as Error).message.split('. ')[0]!.replace(/\.$/, '');
+      io.stderr.write(`error: ${first}. See deep-research help.\n`);
+      return 2;
+    }
+    // Expected failures carry their own sentence; anything else is a bug worth its stack trace in the log.
+    if (!(error instanceof AppError)) createLogger('error').error({ err: error }, 'command failed');
     io.stderr.write(`error: ${describeError(error)}\n`);
     return 1;
   }

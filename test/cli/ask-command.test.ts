@@ -267,6 +267,12 @@ describe('deep-research command line', () => {
 
   it('prints usage for help and unknown commands', async () => {
     expect((await run(['help'], {})).out).toContain('deep-research <command>');
+    const flag = await run(['ask', '--bogus', 'q'], {});
+    expect(flag).toEqual({
+      code: 2,
+      out: '',
+      err: "error: Unknown option '--bogus'. See deep-research help.\n",
+    });
     const unknown = await run(['frobnicate'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown command "frobnicate"');
