@@ -8,7 +8,16 @@ import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
 import { SessionStore } from '../../src/store/session-store.js';
-import { agentWithTask, call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
+import {
+  agentWithTask,
+  call,
+  dispatch,
+  type Lane,
+  planLane,
+  purpose,
+  ScriptedLlm,
+  say,
+} from '../fakes/scripted-llm.js';
 import { harness, testSettings } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
@@ -52,15 +61,7 @@ function wholeSession(): Lane[] {
       name: 'orchestrator',
       match: purpose('orchestrator'),
       steps: [
-        {
-          reply: {
-            toolCalls: [
-              { name: 'research_agent', args: { task: 'T1 costs of heat pumps' } },
-              { name: 'research_agent', args: { task: 'T2 boiler efficiency' } },
-              { name: 'research_agent', args: { task: 'T3 installer capacity' } },
-            ],
-          },
-        },
+        dispatch('T1 costs of heat pumps', 'T2 boiler efficiency', 'T3 installer capacity'),
         call('research_agent', { task: 'T4 grants available in 2025' }),
         call('generate_report'),
       ],
@@ -146,7 +147,7 @@ describe('deep-research ask', () => {
   it('cancels cleanly on Ctrl-C and still prints what was found', async () => {
     const controller = new AbortController();
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),

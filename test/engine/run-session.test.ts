@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { answerClarification, newSession, runSession } from '../../src/engine/run-session.js';
 import type { SessionState } from '../../src/engine/session-state.js';
 import { fakeKnowledgeBase, fakePageReader, fakeWebSearch, hit } from '../fakes/fake-tools.js';
-import { agentWithTask, call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
+import {
+  agentWithTask,
+  call,
+  dispatch,
+  type Lane,
+  planLane,
+  purpose,
+  ScriptedLlm,
+  say,
+} from '../fakes/scripted-llm.js';
 import { harness, run, testSettings } from '../helpers/engine-harness.js';
 import {
   corpusTools,
@@ -59,14 +68,11 @@ describe('research session', () => {
       ],
     }));
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
-        steps: [
-          { reply: { toolCalls: tasks.map((task) => ({ name: 'research_agent', args: { task } })) } },
-          call('generate_report'),
-        ],
+        steps: [dispatch(...tasks), call('generate_report')],
       },
       ...agents,
       { name: 'report', match: purpose('final_report'), steps: [say('Report [1].')] },
@@ -89,7 +95,7 @@ describe('research session', () => {
   it('ends within its time budget when the model is slow, with a partial report of what was found', async () => {
     const SLOW = { delayMs: 60_000 };
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
@@ -156,7 +162,7 @@ describe('research session', () => {
 
   it('recovers from malformed and unknown tool calls', async () => {
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
@@ -206,19 +212,12 @@ describe('research session', () => {
   it('isolates failing agents, and says plainly when every agent failed instead of inventing a report', async () => {
     const boom = new Error('model server exploded');
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
         steps: [
-          {
-            reply: {
-              toolCalls: [
-                { name: 'research_agent', args: { task: 'T1' } },
-                { name: 'research_agent', args: { task: 'T2' } },
-              ],
-            },
-          },
+          dispatch('T1', 'T2'),
           {
             ...call('generate_report'),
             expect: (req) =>
@@ -245,7 +244,7 @@ describe('research session', () => {
     ['tool_call_budget', { toolCallBudget: 1 }],
   ] as const)('stops research at the %s and labels the report partial', async (reason, limits) => {
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
@@ -267,19 +266,12 @@ describe('research session', () => {
   it('shares searches and pages across agents and tells new agents what was already done', async () => {
     const tools = corpusTools();
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
         steps: [
-          {
-            reply: {
-              toolCalls: [
-                { name: 'research_agent', args: { task: 'T1 costs' } },
-                { name: 'research_agent', args: { task: 'T2 costs again' } },
-              ],
-            },
-          },
+          dispatch('T1 costs', 'T2 costs again'),
           call('research_agent', { task: 'T3 follow-up' }),
           call('generate_report'),
         ],
@@ -311,21 +303,11 @@ describe('research session', () => {
 
   it('writes the report by rolling synthesis when findings exceed the report input budget', async () => {
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
-        steps: [
-          {
-            reply: {
-              toolCalls: [
-                { name: 'research_agent', args: { task: 'T1 costs' } },
-                { name: 'research_agent', args: { task: 'T2 boiler' } },
-              ],
-            },
-          },
-          call('generate_report'),
-        ],
+        steps: [dispatch('T1 costs', 'T2 boiler'), call('generate_report')],
       },
       researcher('T1 costs', 'heat pump costs', [URL_A]),
       researcher('T2 boiler', 'boiler efficiency', [URL_C]),
@@ -405,7 +387,7 @@ describe('research session', () => {
       },
     ]);
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
@@ -451,7 +433,7 @@ describe('research session', () => {
     const webSearch = fakeWebSearch({ ok: [hit(URL_A, 'A')] }, { failing: ['broken'] });
     const pageReader = fakePageReader({ [URL_B]: { fail: 'blocked by a bot challenge (Cloudflare)' } });
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
@@ -498,21 +480,11 @@ describe('research session', () => {
     const webSearch = fakeWebSearch({});
     const queries = ['q1', 'q2', 'Q1', 'q3', 'q4', 'q5', 'q6', 'q7'];
     const llm = new ScriptedLlm([
-      { name: 'plan', match: purpose('plan'), steps: [say('1. Step')] },
+      planLane(),
       {
         name: 'orchestrator',
         match: purpose('orchestrator'),
-        steps: [
-          {
-            reply: {
-              toolCalls: [
-                { name: 'research_agent', args: { task: 'T1 ponder' } },
-                { name: 'research_agent', args: { task: 'T2 many queries' } },
-              ],
-            },
-          },
-          call('generate_report'),
-        ],
+        steps: [dispatch('T1 ponder', 'T2 many queries'), call('generate_report')],
       },
       // maxAgentCycles 2 allows 6 turns in all, however many are thoughts.
       {

@@ -126,6 +126,18 @@ export const call = (name: string, args?: unknown): ScriptStep => ({
 
 export const say = (text: string): ScriptStep => ({ reply: { text } });
 
+/** One orchestrator turn dispatching a research agent per task (in parallel when several). */
+export const dispatch = (...tasks: string[]): ScriptStep => ({
+  reply: { toolCalls: tasks.map((task) => ({ name: 'research_agent', args: { task } })) },
+});
+
+/** The plan step most tests do not care about. */
+export const planLane = (plan = '1. Step'): Lane => ({
+  name: 'plan',
+  match: purpose('plan'),
+  steps: [say(plan)],
+});
+
 /** The `document` number a tool result in this request gave to `url` (compared as canonical URLs). */
 export function docNumber(request: LlmRequest, url: string): number {
   for (const m of request.messages) {

@@ -3,6 +3,7 @@ import { fakePageReader, fakeWebSearch, hit, page } from '../fakes/fake-tools.js
 import {
   agentWithTask,
   call,
+  dispatch,
   docNumber,
   type Lane,
   purpose,
@@ -63,14 +64,7 @@ export const finalReportStep: ScriptStep = {
  */
 export function standardScript(from: 1 | 2 = 1): Lane[] {
   const orchestrator: ScriptStep[] = [
-    {
-      reply: {
-        toolCalls: [
-          { name: 'research_agent', args: { task: 'T1 costs of heat pumps' } },
-          { name: 'research_agent', args: { task: 'T2 boiler efficiency' } },
-        ],
-      },
-    },
+    dispatch('T1 costs of heat pumps', 'T2 boiler efficiency'),
     call('research_agent', { task: 'T3 grants available in 2025' }),
     call('generate_report'),
   ];
