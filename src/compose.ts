@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { requireModelAccess } from './config.js';
-import { ConfigError } from './engine/errors.js';
 import type { EngineDeps } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { countTokens } from './llm/count-tokens.js';
@@ -9,8 +8,8 @@ import { isReasoningModelName } from './llm/model-traits.js';
 import { OpenAiLlm } from './llm/openai-llm.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
-import type { WebSearch } from './ports/web-search.js';
 import { loadPrompts } from './prompts/load-prompts.js';
+import { createWebSearch } from './search/web/create-web-search.js';
 import { type Database, openDatabase } from './store/database.js';
 import { migrate } from './store/migrate.js';
 import { SessionStore } from './store/session-store.js';
@@ -54,32 +53,15 @@ export function engineSettings(config: Config): EngineSettings {
   };
 }
 
-/** The engine's real adapters, built once from config. */
+/** The engine's real adapters, built once per process (so provider rate limits are shared by every session). */
 export function engineDeps(config: Config, logger: Logger): Omit<EngineDeps, 'emit' | 'saveCheckpoint'> {
   const access = requireModelAccess(config);
-  const webSearch = createWebSearch(config);
-  if (!webSearch) {
-    throw new ConfigError(
-      'no_search_provider',
-      'No search provider is configured: set SEARCH_PROVIDER to tavily, brave, exa or searxng, with its API key or URL.',
-    );
-  }
   return {
     llm: new OpenAiLlm({ ...access, maxRetries: config.openai.maxRetries, logger, countTokens }),
     prompts: loadPrompts(PROMPTS_DIR),
-    webSearch,
+    webSearch: createWebSearch(config.search),
     countTokens,
     clock: systemClock,
     logger,
   };
-}
-
-function createWebSearch(config: Config): WebSearch | undefined {
-  const provider = config.search.provider;
-  if (provider === null || provider === 'none') return undefined;
-  // Provider adapters arrive with the research-tools work; naming one before then must not fail silently.
-  throw new ConfigError(
-    'search_provider_unavailable',
-    `SEARCH_PROVIDER=${provider} is not supported by this version yet; no web search provider adapters are installed.`,
-  );
 }

@@ -71,6 +71,7 @@ const schema = z.object({
   BRAVE_API_KEY: optionalText,
   EXA_API_KEY: optionalText,
   SEARXNG_URL: optionalUrl,
+  SEARCH_REQUESTS_PER_SECOND: positiveNumber.optional(),
   ALLOW_PRIVATE_URLS: flag,
   DATABASE_URL: optionalText.pipe(
     z
@@ -98,6 +99,7 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
   SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
   ALLOW_PRIVATE_URLS: 'set it to true or false',
+  SEARCH_REQUESTS_PER_SECOND: "set it to a positive number, e.g. 1 for Brave's free plan, or unset it",
   LOG_LEVEL: 'set it to fatal, error, warn, info, debug, trace or silent',
   DATABASE_URL:
     'set it to a connection string like postgres://user:password@host:5432/dbname, or unset it for the embedded database',
@@ -137,6 +139,7 @@ export interface Config {
     braveKey?: string;
     exaKey?: string;
     searxngUrl?: string;
+    requestsPerSecond?: number;
     allowPrivateUrls: boolean;
   };
   database: { url?: string; dataDir: string; retentionDays: number };
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       braveKey: e.BRAVE_API_KEY,
       exaKey: e.EXA_API_KEY,
       searxngUrl: e.SEARXNG_URL,
+      requestsPerSecond: e.SEARCH_REQUESTS_PER_SECOND,
       allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     },
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR, retentionDays: e.RETENTION_DAYS },

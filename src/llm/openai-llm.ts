@@ -5,9 +5,9 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { ConfigError, ProviderError } from '../engine/errors.js';
+import { retryDelayMs, sleep } from '../http/retry-delay.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
-import { retryDelayMs, sleep } from './retry-delay.js';
 
 export interface OpenAiLlmOptions {
   apiKey: string;

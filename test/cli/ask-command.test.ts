@@ -255,15 +255,17 @@ describe('deep-research command line', () => {
     return { code, out: streams.out.text, err: streams.err.text };
   };
 
-  it('says in one line when no model key or no search provider is configured', async () => {
+  it('says in one line when no model key or a provider without its key is configured', async () => {
     expect(await run(['ask', 'q'], {})).toEqual({
       code: 1,
       out: '',
       err: 'error: OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.\n',
     });
-    const noSearch = await run(['ask', 'q'], { OPENAI_API_KEY: 'k' });
-    expect(noSearch.code).toBe(1);
-    expect(noSearch.err).toMatch(/^error: No search provider is configured: set SEARCH_PROVIDER.*\n$/);
+    expect(await run(['ask', 'q'], { OPENAI_API_KEY: 'k', SEARCH_PROVIDER: 'brave' })).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: SEARCH_PROVIDER=brave needs BRAVE_API_KEY: set it, or choose another provider.\n',
+    });
   });
 
   it('prints usage for help and unknown commands', async () => {

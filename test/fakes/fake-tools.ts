@@ -1,4 +1,4 @@
-import { sleep } from '../../src/llm/retry-delay.js';
+import { sleep } from '../../src/http/retry-delay.js';
 import type { KnowledgeBase, KnowledgeHit } from '../../src/ports/knowledge-base.js';
 import type { Page, PageReader, PageResult } from '../../src/ports/page-reader.js';
 import type { SearchHit, WebSearch } from '../../src/ports/web-search.js';

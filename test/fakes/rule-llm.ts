@@ -1,4 +1,4 @@
-import { sleep } from '../../src/llm/retry-delay.js';
+import { sleep } from '../../src/http/retry-delay.js';
 import type { Llm, LlmRequest, LlmResponse } from '../../src/ports/llm.js';
 import type { WebSearch } from '../../src/ports/web-search.js';
 

@@ -37,6 +37,7 @@ export async function runInternalSearch(
           return { source, content: hit.text };
         });
       } catch (error) {
+        ctx.log.warn({ err: error, query }, 'knowledge base search failed');
         failures.push(`${query} (${errorText(error)})`);
         return [];
       }

@@ -80,6 +80,7 @@ async function readPage(ctx: SessionContext, key: string, url: string, stop: num
   try {
     result = await ctx.deps.pageReader!.read(url, { signal: signalUntil(ctx, stop) });
   } catch (error) {
+    ctx.log.warn({ err: error, url }, 'reading a page failed');
     result = { ok: false, reason: ctx.deps.clock.now() >= stop ? 'timed out' : errorText(error) };
   }
   if (result.ok) {

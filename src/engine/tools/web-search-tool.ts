@@ -23,6 +23,7 @@ export async function runWebSearch(
       try {
         return await cachedSearch(ctx, query, until);
       } catch (error) {
+        ctx.log.warn({ err: error, query }, 'web search failed');
         failures.push(`${query} (${errorText(error)})`);
         return [];
       }
