@@ -9,6 +9,7 @@ import { OpenAiLlm } from './llm/openai-llm.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
+import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { type Database, openDatabase } from './store/database.js';
 import { migrate } from './store/migrate.js';
@@ -60,6 +61,7 @@ export function engineDeps(config: Config, logger: Logger): Omit<EngineDeps, 'em
     llm: new OpenAiLlm({ ...access, maxRetries: config.openai.maxRetries, logger, countTokens }),
     prompts: loadPrompts(PROMPTS_DIR),
     webSearch: createWebSearch(config.search),
+    pageReader: new HttpPageReader({ allowPrivate: config.search.allowPrivateUrls }),
     countTokens,
     clock: systemClock,
     logger,

@@ -1,5 +1,6 @@
 import nock from 'nock';
+import { ALLOWED_LOCAL } from './helpers/local-hosts.js';
 
 // Nothing in the tests reaches the internet; local servers (Postgres, fake Slack) are allowed.
 nock.disableNetConnect();
-nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
+nock.enableNetConnect(ALLOWED_LOCAL);
