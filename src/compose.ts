@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { requireModelAccess } from './config.js';
+import { noResearchTools } from './engine/errors.js';
 import type { EngineDeps } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { countTokens } from './llm/count-tokens.js';
@@ -9,6 +10,7 @@ import { OpenAiLlm } from './llm/openai-llm.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
+import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { type Database, openDatabase } from './store/database.js';
@@ -66,4 +68,17 @@ export function engineDeps(config: Config, logger: Logger): Omit<EngineDeps, 'em
     clock: systemClock,
     logger,
   };
+}
+
+/**
+ * The engine's adapters plus this database's knowledge base. Refuses to start
+ * when there is nothing to research with: no search provider and no documents.
+ */
+export async function withKnowledgeBase(
+  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>,
+  db: Database,
+): Promise<Omit<EngineDeps, 'emit' | 'saveCheckpoint'>> {
+  const knowledgeBase = new KnowledgeStore(db.pool);
+  if (!engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
+  return { ...engine, knowledgeBase };
 }

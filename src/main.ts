@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
+import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { workerCommand } from './cli/worker-command.js';
-import { engineDeps, engineSettings, openStore } from './compose.js';
+import { engineDeps, engineSettings, openStore, withKnowledgeBase } from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
+import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import type { Database } from './store/database.js';
 import type { SessionStore } from './store/session-store.js';
 
@@ -31,6 +33,14 @@ Commands:
       Run queued research sessions until stopped (SIGTERM/Ctrl-C drains: running
       sessions are handed back at their last checkpoint for another worker).
       Start several against one Postgres to scale out.
+  kb ingest PATH...
+      Add Markdown, text, HTML and PDF files (folders recursively) to the team
+      knowledge base that research agents search with internal_search. Changed
+      files are re-read, unchanged ones skipped.
+  kb list
+      The documents in the knowledge base.
+  kb remove PATH...
+      Remove a document, or every document under a folder.
   migrate
       Apply database migrations (they also run at every start).
   help
@@ -87,10 +97,10 @@ export async function runCli(
         out: values.out,
         json: values.json,
       };
-      return await withStore(config, (sessions) =>
+      return await withStore(config, async (sessions, db) =>
         askCommand(
           {
-            engine,
+            engine: await withKnowledgeBase(engine, db),
             settings: engineSettings(config),
             newSessionId: randomUUID,
             sessions,
@@ -113,9 +123,28 @@ export async function runCli(
       const config = loadConfig(env);
       const logger = createLogger(config.logLevel ?? 'info');
       const engine = engineDeps(config, logger);
-      return await withStore(config, (sessions, db) =>
-        workerCommand(config, db, sessions, engine, engineSettings(config), logger, io.signal),
+      return await withStore(config, async (sessions, db) =>
+        workerCommand(
+          config,
+          db,
+          sessions,
+          await withKnowledgeBase(engine, db),
+          engineSettings(config),
+          logger,
+          io.signal,
+        ),
       );
+    }
+    if (command === 'kb') {
+      const [sub, ...paths] = rest;
+      const config = loadConfig(env);
+      const run = (task: (store: KnowledgeStore) => Promise<number>) =>
+        withStore(config, (_sessions, db) => task(new KnowledgeStore(db.pool)));
+      if (sub === 'ingest') return await run((store) => kbIngest(store, paths, io));
+      if (sub === 'list') return await run((store) => kbList(store, io));
+      if (sub === 'remove') return await run((store) => kbRemove(store, paths, io));
+      io.stderr.write('error: use "deep-research kb ingest PATH...", "kb list" or "kb remove PATH...".\n');
+      return 2;
     }
     if (command === 'migrate') {
       const { db, applied } = await openStore(loadConfig(env));

@@ -22,6 +22,13 @@ export class ConfigError extends AppError {
   readonly fault = 'config';
 }
 
+export function noResearchTools(): ConfigError {
+  return new ConfigError(
+    'no_research_tools',
+    'No search provider is configured and the knowledge base is empty: set SEARCH_PROVIDER and its key, or add documents with "deep-research kb ingest PATH".',
+  );
+}
+
 /** The model produced something unusable even after recovery. */
 export class ModelOutputError extends AppError {
   readonly fault = 'model';

@@ -1,4 +1,4 @@
-import { ConfigError } from './errors.js';
+import { noResearchTools } from './errors.js';
 import { clarify } from './phases/clarify.js';
 import { findingsReport, writeFinalReport } from './phases/final-report.js';
 import { orchestrate } from './phases/orchestrate.js';
@@ -60,12 +60,7 @@ export async function runSession(
   const state = structuredClone(initial);
   const cancel = options.signal ?? new AbortController().signal;
   const hasInternalSearch = await knowledgeBaseReady(deps);
-  if (!deps.webSearch && !hasInternalSearch) {
-    throw new ConfigError(
-      'no_research_tools',
-      'No search provider is configured and the knowledge base is empty: set SEARCH_PROVIDER and its key, or ingest documents.',
-    );
-  }
+  if (!deps.webSearch && !hasInternalSearch) throw noResearchTools();
   const ctx = createContext(deps, settings, state, cancel, hasInternalSearch);
   try {
     return await advance(ctx);

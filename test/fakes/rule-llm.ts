@@ -10,7 +10,14 @@ import type { WebSearch } from '../../src/ports/web-search.js';
  */
 export class RuleLlm implements Llm {
   calls: LlmRequest[] = [];
-  constructor(private readonly options: { delayMs?: number; rounds?: number } = {}) {}
+  constructor(
+    private readonly options: {
+      delayMs?: number;
+      rounds?: number;
+      /** Agents search the knowledge base for this instead of searching the web for their task. */
+      internalQuery?: string;
+    } = {},
+  ) {}
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
     this.calls.push(request);
@@ -43,9 +50,10 @@ export class RuleLlm implements Llm {
           : { tools: [['generate_report', {}]] };
       case 'agent': {
         const task = request.messages.find((m) => m.role === 'user')!.content.match(/Topic \d+/)![0];
-        return dispatched === 0
-          ? { tools: [['web_search', { queries: [task] }]] }
-          : { tools: [['generate_report', {}]] };
+        const search: [string, unknown] = this.options.internalQuery
+          ? ['internal_search', { queries: [this.options.internalQuery] }]
+          : ['web_search', { queries: [task] }];
+        return dispatched === 0 ? { tools: [search] } : { tools: [['generate_report', {}]] };
       }
       case 'agent_report': {
         const result = request.messages.find((m) => m.role === 'tool')!.content;

@@ -16,19 +16,22 @@ describe.each([
     const db = await open();
     opened.push(db);
     const first = await migrate(db.pool, MIGRATIONS_DIR);
-    expect(first.applied).toEqual(['001_sessions.sql', '002_leases.sql']);
+    expect(first.applied).toEqual(['001_sessions.sql', '002_leases.sql', '003_knowledge_base.sql']);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
     const { rows } = await db.pool.query('SELECT id, name FROM schema_migrations ORDER BY id');
     expect(rows).toEqual([
       { id: 1, name: '001_sessions.sql' },
       { id: 2, name: '002_leases.sql' },
+      { id: 3, name: '003_knowledge_base.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
       'checkpoints',
+      'kb_documents',
+      'kb_passages',
       'processed_events',
       'schema_migrations',
       'session_events',
@@ -47,6 +50,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 2]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 3]);
   });
 });

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve, sep } from 'node:path';
+import type { KnowledgeStore } from './knowledge-store.js';
+import { documentKind, readDocument } from './read-document.js';
+import { splitPassages } from './split-passages.js';
+
+export type IngestOutcome =
+  | { path: string; result: 'added' | 'updated'; passages: number }
+  | { path: string; result: 'unchanged' }
+  | { path: string; result: 'skipped' | 'failed' | 'missing'; reason: string }
+  /** Stored from an earlier ingest of this folder, but no longer on disk. */
+  | { path: string; result: 'gone' };
+
+/**
+ * Ingests files and folders (recursively, skipping hidden entries and
+ * node_modules) one file at a time, reporting each as it goes; a file that
+ * cannot be read is reported and the rest carry on.
+ */
+export async function ingestDocuments(
+  store: KnowledgeStore,
+  paths: string[],
+  report: (outcome: IngestOutcome) => void,
+): Promise<void> {
+  for (const given of paths) {
+    const root = resolve(given);
+    const info = await stat(root).catch(() => undefined);
+    if (!info) {
+      report({ path: root, result: 'missing', reason: 'no such file or folder' });
+      continue;
+    }
+    if (info.isFile()) {
+      report(await ingestFile(store, root, true));
+      continue;
+    }
+    const seen = new Set<string>();
+    for await (const file of walk(root)) {
+      seen.add(file);
+      const outcome = await ingestFile(store, file, false);
+      if (outcome.result !== 'skipped') report(outcome);
+    }
+    for (const stored of await store.listUnder(root, sep)) {
+      if (!seen.has(stored.path)) report({ path: stored.path, result: 'gone' });
+    }
+  }
+}
+
+async function ingestFile(store: KnowledgeStore, path: string, named: boolean): Promise<IngestOutcome> {
+  const kind = documentKind(path);
+  if (!kind) {
+    return {
+      path,
+      result: 'skipped',
+      reason: named ? 'not a Markdown, text, HTML or PDF file' : 'unsupported',
+    };
+  }
+  try {
+    const [bytes, info] = await Promise.all([readFile(path), stat(path)]);
+    const contentHash = createHash('sha256').update(bytes).digest('hex');
+    const existing = await store.findByPath(path);
+    if (existing?.contentHash === contentHash) return { path, result: 'unchanged' };
+    const document = await readDocument(kind, bytes, basename(path));
+    const passages = splitPassages(document.title, document.text);
+    if (passages.length === 0) {
+      const hint = kind === 'pdf' ? ' (a scanned PDF needs text recognition first)' : '';
+      return { path, result: 'failed', reason: `no text found${hint}` };
+    }
+    await store.saveDocument(
+      { path, title: document.title, kind, contentHash, bytes: bytes.length, modifiedAt: info.mtime },
+      passages,
+    );
+    return { path, result: existing ? 'updated' : 'added', passages: passages.length };
+  } catch (error) {
+    return { path, result: 'failed', reason: (error as Error).message };
+  }
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
+  }
+}

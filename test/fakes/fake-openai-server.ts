@@ -1,0 +1,115 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChatMessage, Llm, LlmPurpose, ToolSpec } from '../../src/ports/llm.js';
+
+interface WireMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+interface WireRequest {
+  model: string;
+  messages: WireMessage[];
+  tools?: { function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+}
+
+/**
+ * An OpenAI-compatible Chat Completions server on 127.0.0.1 that answers with
+ * a fake `Llm`, streamed in the real SSE wire format. It lets tests run the
+ * real composition (config → OpenAiLlm → engine) with a scripted model. The
+ * purpose of each call is recovered from its tools and system prompt.
+ */
+export async function fakeOpenAiServer(llm: Llm) {
+  const requests: WireRequest[] = [];
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    const body = JSON.parse(await readBody(req)) as WireRequest;
+    requests.push(body);
+    try {
+      const reply = await llm.complete({
+        model: { name: body.model, reasoning: false },
+        purpose: purposeOf(body),
+        messages: body.messages.map(toChatMessage),
+        tools: body.tools?.map((t): ToolSpec => ({ ...t.function })),
+        timeoutMs: 60_000,
+      });
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ role: 'assistant', content: '' }));
+      if (reply.text) res.write(chunk({ content: reply.text }));
+      reply.toolCalls.forEach((call, index) => {
+        res.write(
+          chunk({
+            tool_calls: [
+              {
+                index,
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.arguments },
+              },
+            ],
+          }),
+        );
+      });
+      res.write(chunk({}, reply.toolCalls.length ? 'tool_calls' : 'stop'));
+      const usage = { prompt_tokens: reply.usage.inputTokens, completion_tokens: reply.usage.outputTokens };
+      res.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
+      );
+      res.end('data: [DONE]\n\n');
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: (error as Error).message } }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function purposeOf(body: WireRequest): LlmPurpose {
+  const tools = new Set(body.tools?.map((t) => t.function.name));
+  if (tools.has('generate_plan')) return 'clarify';
+  if (tools.has('research_agent')) return 'orchestrator';
+  if (tools.has('web_search') || tools.has('open_url') || tools.has('internal_search')) return 'agent';
+  const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+  if (system.startsWith('You write research plans')) return 'plan';
+  if (system.startsWith('You write the findings of a research agent')) return 'agent_report';
+  if (system.startsWith('You are revising the report')) return 'report_merge';
+  return 'final_report';
+}
+
+function toChatMessage(m: WireMessage): ChatMessage {
+  if (m.role === 'tool') return { role: 'tool', toolCallId: m.tool_call_id ?? '', content: m.content ?? '' };
+  if (m.role === 'assistant') {
+    const toolCalls = m.tool_calls?.map((c) => ({
+      id: c.id,
+      name: c.function.name,
+      arguments: c.function.arguments,
+    }));
+    return { role: 'assistant', content: m.content ?? '', ...(toolCalls?.length ? { toolCalls } : {}) };
+  }
+  return { role: m.role, content: m.content ?? '' };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
