@@ -10,8 +10,8 @@ export function makePdf(pages: string[][], info: { title: string; author: string
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const kids: number[] = [];
   for (const lines of pages) {
-    const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
-    const stream = `BT /F1 12 Tf 72 720 Td 16 TL ${lines.map((l) => `(${escape(l)}) Tj T*`).join(' ')} ET`;
+    const pdfString = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+    const stream = `BT /F1 12 Tf 72 720 Td 16 TL ${lines.map((l) => `(${pdfString(l)}) Tj T*`).join(' ')} ET`;
     add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
     kids.push(
       add(
