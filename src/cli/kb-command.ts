@@ -46,7 +46,7 @@ export async function kbList(store: KnowledgeStore, io: Io): Promise<number> {
   for (const d of documents) {
     const when = d.ingestedAt.toISOString().slice(0, 16).replace('T', ' ');
     io.stdout.write(
-      `${when}  ${String(d.passages).padStart(4)} passages  ${d.kind.padEnd(8)}  ${shown(d.path)}  ${d.title}\n`,
+      `${when}  ${plural(d.passages, 'passage').padStart(12)}  ${d.kind.padEnd(8)}  ${shown(d.path)}  ${d.title}\n`,
     );
   }
   io.stdout.write(`${plural(documents.length, 'document')}.\n`);

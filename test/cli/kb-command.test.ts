@@ -70,7 +70,7 @@ describe('deep-research kb and ask with the knowledge base only (SEARCH_PROVIDER
     expect(result.out).toContain('1 added, 1 failed. The knowledge base holds 1 document.');
     expect((await run('kb', 'ingest', join(dir, 'policies/heating.md'))).out).toContain('unchanged');
     expect((await run('kb', 'list')).out).toMatch(
-      / {3}2 passages {2}markdown {2}.*heating\.md {2}Office heating policy\n1 document\.\n$/,
+      / {2}2 passages {2}markdown {2}.*heating\.md {2}Office heating policy\n1 document\.\n$/,
     );
   });
 
