@@ -88,6 +88,13 @@ const schema = z.object({
   LOG_LEVEL: optionalText.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xoxb-', 'must start with xoxb-').optional()),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
+  SLACK_API_URL: optionalUrl,
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
+  MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
 });
 
 const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
@@ -105,6 +112,14 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
     'set it to a connection string like postgres://user:password@host:5432/dbname, or unset it for the embedded database',
   RETENTION_DAYS: 'set it to a whole number of days',
   LEASE_SECONDS: 'set it to a number of seconds from 5 to 600',
+  SLACK_BOT_TOKEN: "set it to the app's Bot User OAuth Token (OAuth & Permissions)",
+  SLACK_APP_TOKEN:
+    'set it to an app-level token with connections:write (Basic Information), or unset it for HTTP mode',
+  SLACK_API_URL: 'set it to the base URL of the Slack Web API, e.g. https://slack.com/api/',
+  PORT: 'set it to a port number',
+  SLACK_UPDATES_PER_MINUTE:
+    'set it to a whole number from 1 to 100 (Slack allows about 50 message edits a minute per workspace)',
+  MAX_QUESTION_CHARS: 'set it to a whole number from 20 to 3000',
 };
 
 /** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
@@ -144,6 +159,15 @@ export interface Config {
   };
   database: { url?: string; dataDir: string; retentionDays: number };
   jobs: { clarifyTimeoutHours: number; concurrentSessions: number; sessionsPerUser: number; leaseMs: number };
+  slack: {
+    botToken?: string;
+    signingSecret?: string;
+    appToken?: string;
+    apiUrl?: string;
+    port: number;
+    updatesPerMinute: number;
+    maxQuestionChars: number;
+  };
   logLevel?: string;
 }
 
@@ -204,6 +228,15 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       sessionsPerUser: e.MAX_SESSIONS_PER_USER,
       leaseMs: e.LEASE_SECONDS * 1000,
     },
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+      port: e.PORT,
+      updatesPerMinute: e.SLACK_UPDATES_PER_MINUTE,
+      maxQuestionChars: e.MAX_QUESTION_CHARS,
+    },
     logLevel: e.LOG_LEVEL,
   };
   return Object.freeze(config);
@@ -226,4 +259,22 @@ export function requireModelAccess(config: Config): { apiKey: string; baseURL?: 
     'missing_env',
     'OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.',
   );
+}
+
+/** What `serve` needs: a bot token, and a signing secret unless Socket Mode is on. */
+export function requireSlack(config: Config): Required<Pick<Config['slack'], 'botToken'>> & Config['slack'] {
+  const { slack } = config;
+  if (!slack.botToken) {
+    throw new ConfigError(
+      'missing_env',
+      "SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions.",
+    );
+  }
+  if (!slack.appToken && !slack.signingSecret) {
+    throw new ConfigError(
+      'missing_env',
+      'SLACK_SIGNING_SECRET is not set: set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
+    );
+  }
+  return { ...slack, botToken: slack.botToken };
 }

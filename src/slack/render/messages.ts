@@ -1,0 +1,203 @@
+import type { KnownBlock } from '@slack/web-api';
+import { describeActivity, formatDuration, type Progress } from '../../engine/progress.js';
+import { domainOf, sourceLabel } from '../../engine/report-markdown.js';
+import type { FinalReport } from '../../engine/session-state.js';
+import { markdownToMrkdwn, mrkdwnLink, safeText } from './mrkdwn.js';
+import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
+
+/** A message as chat.postMessage / chat.update take it: blocks, and the notification text Slack requires. */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+export const ACTION = { cancel: 'research_cancel', startNow: 'research_start_now' } as const;
+
+/** The end of a session as the thread shows it. */
+export type Ending =
+  | { kind: 'done'; sources: number; durationMs: number; reportLink?: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'cancelled'; by?: string }
+  | { kind: 'expired' };
+
+const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const button = (text: string, actionId: string, value: string, style?: 'primary' | 'danger') => ({
+  type: 'button' as const,
+  text: { type: 'plain_text' as const, text, emoji: true },
+  action_id: actionId,
+  value,
+  ...(style ? { style } : {}),
+});
+
+/** Text that may be long and untrusted, as sections that each fit, in one message. */
+function sections(mrkdwn: string): KnownBlock[] {
+  return splitMrkdwn(mrkdwn, {
+    section: SLACK_LIMITS.section,
+    message: Number.POSITIVE_INFINITY,
+    blocks: Number.POSITIVE_INFINITY,
+  })
+    .flat()
+    .map(section);
+}
+
+function quote(text: string): string {
+  return safeText(text)
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+function fallback(text: string): string {
+  return text.length > SLACK_LIMITS.text ? `${text.slice(0, SLACK_LIMITS.text - 1)}…` : text;
+}
+
+function endingLine(ending: Ending | undefined): string {
+  if (!ending) return '_Researching… follow along in the thread._';
+  switch (ending.kind) {
+    case 'done': {
+      const link = ending.reportLink ? ` · <${ending.reportLink}|read the report>` : '';
+      return `:white_check_mark: *Report ready* · ${ending.sources} sources · ${formatDuration(ending.durationMs)}${link}`;
+    }
+    case 'failed':
+      return `:x: *Failed*: ${safeText(ending.reason)}`;
+    case 'cancelled':
+      return `:no_entry: *Cancelled*${ending.by ? ` by <@${ending.by}>` : ''}`;
+    case 'expired':
+      return ':hourglass: *Expired*: the clarifying questions were not answered in time.';
+  }
+}
+
+/** The channel message that opens the thread for `/research`; its last line is edited when the session ends. */
+export function rootMessage(requester: string, question: string, ending?: Ending): SlackMessage {
+  const head = `:mag: *Deep research* requested by <@${requester}>`;
+  return {
+    text: fallback(`Deep research requested by <@${requester}>: ${safeText(question)}`),
+    blocks: [...sections(`${head}\n${quote(question)}`), context(endingLine(ending))],
+  };
+}
+
+export type ClarifyState =
+  | { kind: 'open' }
+  | { kind: 'answered'; by: string }
+  | { kind: 'skipped'; by: string }
+  | { kind: 'closed'; ending: Ending };
+
+export function clarifyMessage(questions: string, sessionId: string, state: ClarifyState): SlackMessage {
+  const body = `Before I start, a few questions to focus the research:\n\n${markdownToMrkdwn(questions)}`;
+  const blocks = sections(body);
+  if (state.kind === 'open') {
+    blocks.push(context('Reply in this thread to answer, or start right away.'));
+    blocks.push({
+      type: 'actions',
+      block_id: 'clarify_actions',
+      elements: [
+        button('Start without answering', ACTION.startNow, sessionId, 'primary'),
+        button('Cancel', ACTION.cancel, sessionId, 'danger'),
+      ],
+    });
+  } else if (state.kind === 'answered')
+    blocks.push(context(`:speech_balloon: Answered by <@${state.by}>; researching now.`));
+  else if (state.kind === 'skipped') {
+    blocks.push(context(`:fast_forward: <@${state.by}> started without answering; researching now.`));
+  } else blocks.push(context(endingLine(state.ending)));
+  return { text: 'Before I start, a few questions to focus the research.', blocks };
+}
+
+export function planMessage(plan: string): SlackMessage {
+  return {
+    text: 'Research plan',
+    blocks: sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}`),
+  };
+}
+
+const ICONS = { running: ':mag:', done: ':white_check_mark:', failed: ':warning:' } as const;
+/** The live message shows every running agent and the most recent finished ones. */
+const FINISHED_SHOWN = 6;
+
+/** The live progress message; with `ending` it becomes the final summary and loses its button. */
+export function progressMessage(
+  progress: Progress,
+  elapsedMs: number,
+  sessionId: string,
+  ending?: Ending,
+): SlackMessage {
+  const phase =
+    ending?.kind === 'done'
+      ? ':white_check_mark: *Research complete*'
+      : ending?.kind === 'cancelled'
+        ? ':no_entry: *Research cancelled*'
+        : ending
+          ? ':x: *Research stopped*'
+          : progress.phase === 'report'
+            ? ':memo: *Writing the report*'
+            : progress.phase === 'plan'
+              ? ':clipboard: *Planning*'
+              : ':hourglass_flowing_sand: *Researching*';
+  const cycle = progress.maxCycles ? ` · cycle ${progress.cycle} of ${progress.maxCycles}` : '';
+  const agents = progress.agents.length ? ` · ${progress.agents.length} agents` : '';
+  const header = `${phase}${ending ? agents : cycle} · ${progress.sources} sources · ${formatDuration(elapsedMs)}`;
+
+  const running = progress.agents.filter((a) => a.status === 'running');
+  const finished = progress.agents.filter((a) => a.status !== 'running');
+  const shownFinished = finished.slice(-FINISHED_SHOWN);
+  const lines = [...shownFinished, ...(ending ? [] : running)].map((a) => {
+    const task = `_${safeText(oneLine(a.task, 120))}_`;
+    if (a.status === 'running')
+      return `• ${ICONS.running} ${task}: ${safeText(oneLine(describeActivity(a.activity), 160))}`;
+    if (a.status === 'done') return `• ${ICONS.done} ${task}: done, ${a.sources ?? 0} sources`;
+    return `• ${ICONS.failed} ${task}: failed (${safeText(oneLine(a.reason ?? 'unknown error', 160))})`;
+  });
+  const hidden = finished.length - shownFinished.length;
+  if (hidden > 0) lines.unshift(`_…and ${hidden} earlier agents_`);
+
+  const blocks = sections([header, ...lines].join('\n'));
+  if (!ending) {
+    blocks.push({
+      type: 'actions',
+      block_id: 'progress_actions',
+      elements: [button('Cancel', ACTION.cancel, sessionId, 'danger')],
+    });
+  }
+  return { text: header.replace(/:[a-z_]+: /, ''), blocks };
+}
+
+/** The report as as many messages as it needs, split at section and paragraph boundaries, citations linked. */
+export function reportMessages(report: FinalReport): SlackMessage[] {
+  const urls = new Map(report.sources.map((s) => [s.n, s.url]));
+  const mrkdwn = markdownToMrkdwn(report.markdown, (n) => urls.get(n));
+  const parts = splitMrkdwn(mrkdwn);
+  return parts.map((part, i) => ({
+    text: parts.length > 1 ? `Research report (part ${i + 1} of ${parts.length})` : 'Research report',
+    blocks: part.map(section),
+  }));
+}
+
+/** The numbered cited sources and the usage footer; long lists continue in further messages. */
+export function sourcesMessages(report: FinalReport, footer: string): SlackMessage[] {
+  const lines = report.sources.map((s) => {
+    const { title, detail } = sourceLabel(s);
+    const name = s.url
+      ? mrkdwnLink(s.url, `[${s.n}] ${oneLine(title, 150)}`)
+      : `[${s.n}] ${safeText(oneLine(title, 150))}`;
+    const where = s.url ? [domainOf(s.url), s.publishedAt?.slice(0, 10)].filter(Boolean).join(', ') : detail;
+    return `${name}${where ? `, ${safeText(where)}` : ''}`;
+  });
+  const body = lines.length ? `*Sources*\n${lines.join('\n')}` : '*Sources*\n_No sources were cited._';
+  const parts = splitMrkdwn(body);
+  return parts.map((part, i) => {
+    const blocks = part.map(section);
+    if (i === parts.length - 1) blocks.push(context(`_${safeText(footer)}_`));
+    return { text: i === 0 ? 'Sources' : 'Sources (continued)', blocks };
+  });
+}
+
+/** A plain sentence in the thread: failures, queue position, notices. */
+export function noticeMessage(text: string): SlackMessage {
+  return { text: fallback(text), blocks: [section(text)] };
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
