@@ -19,10 +19,12 @@ export interface Heartbeat {
  * time budget. `FOR UPDATE SKIP LOCKED` keeps two claims from taking one row.
  */
 export class SessionLeases {
+  /** `origins`: the kinds of session this worker can serve (one without Slack credentials takes only CLI ones). */
   constructor(
     private readonly pool: pg.Pool,
     readonly owner: string,
     private readonly leaseMs: number,
+    private readonly origins: ('slack' | 'cli')[] = ['slack', 'cli'],
   ) {}
 
   /** Only sessions submitted to the queue are jobs: a session the CLI runs in its own process is never taken. */
@@ -36,12 +38,13 @@ export class SessionLeases {
          SELECT id FROM sessions
          WHERE status IN ('queued', 'running', 'reporting')
            AND queued_at IS NOT NULL
+           AND origin = ANY($3::text[])
            AND (lease_expires_at IS NULL OR lease_expires_at < now())
          ORDER BY queued_at NULLS LAST, created_at
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
        RETURNING id, attempts`,
-      [this.owner, this.leaseMs / 1000],
+      [this.owner, this.leaseMs / 1000, this.origins],
     );
     return rows[0] ? { id: rows[0].id, attempts: rows[0].attempts } : null;
   }

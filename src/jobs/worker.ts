@@ -7,6 +7,7 @@ import { LeaseLostError } from '../store/lease-lost-error.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Claim, SessionLeases } from './session-leases.js';
+import type { SessionSurface, SurfaceFactory } from './session-surface.js';
 
 export interface WorkerDeps {
   sessions: SessionStore;
@@ -14,6 +15,8 @@ export interface WorkerDeps {
   engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
   settings: EngineSettings;
   logger: Logger;
+  /** Publishes sessions of some origins somewhere (Slack threads); none for the rest. */
+  surfaceFor?: SurfaceFactory;
 }
 
 export interface WorkerOptions {
@@ -118,17 +121,23 @@ async function runClaimed(
   };
   const timer = setInterval(beat, heartbeatMs);
   const recorder = new SessionRecorder(sessions, id, log, leases.owner);
+  let surface: SessionSurface | undefined;
   try {
     await beat();
     const state = await sessions.loadCheckpoint(id);
     if (!state) throw new Error(`session ${id} has no checkpoint to start from`);
     const dropped = await sessions.truncateEventsToCheckpoint(id);
+    const row = await sessions.get(id);
+    if (row && deps.surfaceFor) surface = await deps.surfaceFor(row, state, log);
     log.info({ attempt: claim.attempts, phase: state.phase, cycle: state.cycle, dropped }, 'running session');
     const outcome: SessionOutcome = await runSession(
       {
         ...deps.engine,
         logger: log,
-        emit: (event) => recorder.onEvent(event),
+        emit: (event) => {
+          recorder.onEvent(event);
+          surface?.onEvent(event);
+        },
         saveCheckpoint: (s) => recorder.checkpoint(s),
       },
       deps.settings,
@@ -139,18 +148,25 @@ async function runClaimed(
     if (outcome.kind === 'cancelled' && reason !== CANCEL) {
       // Draining or superseded: the session is not over, it continues from its checkpoint elsewhere.
       await recorder.flush();
+      await surface?.close();
       log.info({ reason: (reason as Error)?.message }, 'session handed back');
       return;
     }
+    await surface?.settle(outcome);
     await recorder.finish(outcome);
     log.info({ outcome: outcome.kind }, 'session came to rest');
   } catch (error) {
     if (error instanceof LeaseLostError || controller.signal.reason === LOST) {
       log.warn({ err: error }, 'lost the session to another worker; stopping');
+      await surface?.close();
       return;
     }
-    if (controller.signal.reason === DRAIN) return;
+    if (controller.signal.reason === DRAIN) {
+      await surface?.close();
+      return;
+    }
     log.error({ err: error }, 'session failed');
+    await surface?.settle({ kind: 'failed', message: describeError(error) });
     await recorder
       .fail(describeError(error))
       .catch((err) => log.error({ err }, 'could not record the failure'));

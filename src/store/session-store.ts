@@ -27,6 +27,7 @@ export interface SessionRow {
   plan: string | null;
   report: FinalReport | null;
   error: string | null;
+  cancelledBy: string | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
@@ -99,6 +100,60 @@ export class SessionStore {
       [options.requester ?? null, options.limit],
     );
     return rows.map(toRow);
+  }
+
+  /** The sessions of one Slack thread, latest turn first. */
+  async threadSessions(teamId: string, channelId: string, threadTs: string): Promise<SessionRow[]> {
+    const { rows } = await this.pool.query(
+      'SELECT * FROM sessions WHERE team_id = $1 AND channel_id = $2 AND thread_ts = $3 ORDER BY turn DESC',
+      [teamId, channelId, threadTs],
+    );
+    return rows.map(toRow);
+  }
+
+  /** This person's unfinished sessions, newest first. */
+  async activeSessions(requester: string): Promise<SessionRow[]> {
+    const { rows } = await this.pool.query(
+      `SELECT * FROM sessions WHERE requester = $1 AND status IN ('clarifying', 'queued', 'running', 'reporting')
+       ORDER BY created_at DESC`,
+      [requester],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
+   * The requester answered (or skipped) the questions: the answered state
+   * becomes the checkpoint and the session goes back to the queue, in one
+   * statement, and only once (a second answer or a double click finds it no
+   * longer clarifying and changes nothing).
+   */
+  async requeueAnswered(state: SessionState): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET status = 'queued', queued_at = now(), updated_at = now()
+         WHERE id = $1 AND status = 'clarifying' AND cancel_requested_at IS NULL
+         RETURNING id)
+       INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
+       SELECT id, $2, $3, $4,
+         (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
+       FROM s
+       ON CONFLICT (session_id) DO UPDATE SET phase = EXCLUDED.phase, cycle = EXCLUDED.cycle,
+         state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()
+       RETURNING session_id`,
+      [state.sessionId, state.phase, state.cycle, JSON.stringify(state)],
+    );
+    return rows.length === 1;
+  }
+
+  /** Cancels a session that is waiting for answers (no worker holds it); true only the first time. */
+  async cancelClarifying(id: string, by: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE sessions SET status = 'cancelled', cancelled_by = $2, cancel_requested_at = now(),
+         updated_at = now(), finished_at = now()
+       WHERE id = $1 AND status = 'clarifying'`,
+      [id, by],
+    );
+    return rowCount === 1;
   }
 
   /**
@@ -277,6 +332,7 @@ function toRow(r: Record<string, unknown>): SessionRow {
     plan: r.plan as string | null,
     report: r.report as FinalReport | null,
     error: r.error as string | null,
+    cancelledBy: r.cancelled_by as string | null,
     createdAt: r.created_at as Date,
     updatedAt: r.updated_at as Date,
     finishedAt: r.finished_at as Date | null,

@@ -28,7 +28,7 @@ export function splitMrkdwn(
   const sections: string[] = [];
   let current = '';
   for (const unit of units(text)) {
-    for (const piece of fit(unit, limits.section)) {
+    for (const piece of pieces(unit, limits.section)) {
       const joined = current ? `${current}\n\n${piece}` : piece;
       if (joined.length <= limits.section) current = joined;
       else {
@@ -80,7 +80,7 @@ function units(text: string): string[] {
 }
 
 /** One unit cut into pieces no longer than `max`. */
-function fit(unit: string, max: number): string[] {
+function pieces(unit: string, max: number): string[] {
   if (unit.length <= max) return [unit];
   const fenced = unit.startsWith('```') && unit.endsWith('```');
   if (fenced) {

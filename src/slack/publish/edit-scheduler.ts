@@ -1,0 +1,189 @@
+import type { Logger } from '../../ports/logger.js';
+import type { SlackMessage } from '../render/messages.js';
+import { SlackRateLimited } from '../slack-api.js';
+
+export interface EditTarget {
+  team: string;
+  channel: string;
+  ts: string;
+  /** For logs only. */
+  sessionId: string;
+}
+
+export type SendEdit = (target: EditTarget, message: SlackMessage) => Promise<void>;
+
+export interface EditSchedulerOptions {
+  /** At most one edit per message this often (Slack's guidance for progress messages: 3 s). */
+  minIntervalMs: number;
+  /** chat.update calls per workspace per minute, shared by every session (Tier 3 is about 50). */
+  perMinute: number;
+  /** The budget's window; a minute, shorter only in tests. */
+  windowMs?: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+interface MessageState {
+  target: EditTarget;
+  latest: SlackMessage;
+  version: number;
+  sent: number;
+  inFlight: boolean;
+  lastSentAt: number;
+  waitingSince: number;
+  waiters: (() => void)[];
+}
+
+interface TeamState {
+  messages: Map<string, MessageState>;
+  /** When each edit of the last minute went out. */
+  window: number[];
+  pausedUntil: number;
+  timer?: NodeJS.Timeout;
+  timerAt: number;
+}
+
+/**
+ * Coalesces message edits: only the latest content of a message is ever
+ * sent, at most once per `minIntervalMs` per message and `perMinute` per
+ * workspace across all sessions. A 429 pauses that workspace's edits for
+ * Retry-After and the newest content goes out afterwards; nothing else waits.
+ */
+export class EditScheduler {
+  private readonly teams = new Map<string, TeamState>();
+  private readonly now: () => number;
+  private stopped = false;
+  /** Edits sent, and 429s received: for tests and benchmarks. */
+  readonly stats = { sent: 0, rateLimited: 0, failed: 0 };
+
+  constructor(
+    private readonly send: SendEdit,
+    private readonly options: EditSchedulerOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Replaces whatever was waiting for this message with `message`. */
+  update(target: EditTarget, message: SlackMessage): void {
+    const team = this.team(target.team);
+    const key = `${target.channel}:${target.ts}`;
+    let state = team.messages.get(key);
+    if (!state) {
+      state = {
+        target,
+        latest: message,
+        version: 0,
+        sent: 0,
+        inFlight: false,
+        lastSentAt: 0,
+        waitingSince: 0,
+        waiters: [],
+      };
+      team.messages.set(key, state);
+    }
+    if (state.sent === state.version) state.waitingSince = this.now();
+    state.latest = message;
+    state.version += 1;
+    this.pump(target.team);
+  }
+
+  /** Resolves once the latest content of this message has been delivered (or given up on). */
+  flush(target: EditTarget): Promise<void> {
+    const state = this.teams.get(target.team)?.messages.get(`${target.channel}:${target.ts}`);
+    if (!state || (state.sent === state.version && !state.inFlight)) return Promise.resolve();
+    return new Promise((resolve) => state.waiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const team of this.teams.values()) clearTimeout(team.timer);
+  }
+
+  private team(id: string): TeamState {
+    let team = this.teams.get(id);
+    if (!team) {
+      team = { messages: new Map(), window: [], pausedUntil: 0, timerAt: 0 };
+      this.teams.set(id, team);
+    }
+    return team;
+  }
+
+  private pump(teamId: string): void {
+    const team = this.teams.get(teamId);
+    if (!team || this.stopped) return;
+    const { minIntervalMs, perMinute, windowMs = 60_000 } = this.options;
+    for (;;) {
+      const now = this.now();
+      if (now < team.pausedUntil) {
+        this.wake(teamId, team, team.pausedUntil);
+        return;
+      }
+      while (team.window.length && team.window[0]! <= now - windowMs) team.window.shift();
+      let next: MessageState | undefined;
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const state of team.messages.values()) {
+        if (state.inFlight || state.sent === state.version) continue;
+        const due = state.lastSentAt + minIntervalMs;
+        if (due > now) earliest = Math.min(earliest, due);
+        else if (!next || state.waitingSince < next.waitingSince) next = state;
+      }
+      if (!next) {
+        if (Number.isFinite(earliest)) this.wake(teamId, team, earliest);
+        return;
+      }
+      if (team.window.length >= perMinute) {
+        this.wake(teamId, team, team.window[0]! + windowMs);
+        return;
+      }
+      team.window.push(now);
+      this.deliver(teamId, team, next, now);
+    }
+  }
+
+  private deliver(teamId: string, team: TeamState, state: MessageState, now: number): void {
+    const version = state.version;
+    state.inFlight = true;
+    state.lastSentAt = now;
+    this.send(state.target, state.latest)
+      .then(
+        () => {
+          this.stats.sent += 1;
+          state.sent = version;
+        },
+        (error: unknown) => {
+          if (error instanceof SlackRateLimited) {
+            this.stats.rateLimited += 1;
+            team.pausedUntil = Math.max(team.pausedUntil, this.now() + error.retryAfterMs);
+            return;
+          }
+          // Not worth retrying (message deleted, refused): drop this content, keep any newer one.
+          this.stats.failed += 1;
+          state.sent = version;
+          this.options.logger.error(
+            { err: error, sessionId: state.target.sessionId, channel: state.target.channel },
+            'could not edit a Slack message',
+          );
+        },
+      )
+      .finally(() => {
+        state.inFlight = false;
+        if (state.sent === state.version) {
+          for (const resolve of state.waiters.splice(0)) resolve();
+        } else if (state.sent !== version) state.waitingSince = Math.min(state.waitingSince, now);
+        this.pump(teamId);
+      });
+  }
+
+  private wake(teamId: string, team: TeamState, at: number): void {
+    if (team.timer && team.timerAt <= at) return;
+    clearTimeout(team.timer);
+    team.timerAt = at;
+    team.timer = setTimeout(
+      () => {
+        team.timer = undefined;
+        this.pump(teamId);
+      },
+      Math.max(0, at - this.now()),
+    );
+  }
+}

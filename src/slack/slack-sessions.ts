@@ -1,0 +1,308 @@
+import { answerClarification, newSession } from '../engine/run-session.js';
+import type { SessionLeases } from '../jobs/session-leases.js';
+import type { Logger } from '../ports/logger.js';
+import type { SessionRow, SessionStore } from '../store/session-store.js';
+import {
+  type ClarifyState,
+  clarifyMessage,
+  type Ending,
+  noticeMessage,
+  rootMessage,
+} from './render/messages.js';
+import { safeText } from './render/mrkdwn.js';
+import { type SlackApi, SlackCallError } from './slack-api.js';
+
+export interface SlackSessionsDeps {
+  sessions: SessionStore;
+  leases: SessionLeases;
+  api: SlackApi;
+  log: Logger;
+  newSessionId: () => string;
+  limits: { perUser: number; maxQuestionChars: number };
+}
+
+export interface Place {
+  teamId: string;
+  channelId: string;
+  userId: string;
+}
+
+export interface PostedMessage extends Place {
+  ts: string;
+  threadTs?: string;
+  text: string;
+  isDm: boolean;
+}
+
+export const USAGE = [
+  '*Deep research* — ask a question and get a cited report in a thread.',
+  '• `/research <question>` starts research in this channel (or mention me with the question, or DM me).',
+  '• `/research status` lists your running and recent research.',
+  '• `/research cancel` cancels your latest running research.',
+  '• `/research help` shows this message.',
+].join('\n');
+
+const ACTIVE = new Set(['clarifying', 'queued', 'running', 'reporting']);
+
+/** What to tell someone when the bot cannot post where they asked. */
+const CANNOT_POST: Record<string, string> = {
+  not_in_channel: 'I am not a member of this channel: invite me with `/invite @Deep Research` and try again.',
+  channel_not_found:
+    'I cannot see this conversation (a private channel or a DM I am not part of): invite me, or DM me the question instead.',
+  is_archived: 'This channel is archived, so I cannot post here: ask in another channel or DM me.',
+};
+
+/**
+ * The Slack side of sessions: starts them from commands, mentions and DMs,
+ * takes clarification answers from the requester's thread replies, and
+ * handles the buttons. It only writes to Postgres and posts short messages;
+ * the research itself runs in a worker, which publishes to the thread.
+ */
+export class SlackSessions {
+  constructor(private readonly deps: SlackSessionsDeps) {}
+
+  /** `/research <question>`: the root goes into the channel; returns an ephemeral reply when there is one. */
+  async startFromCommand(place: Place, question: string): Promise<string | undefined> {
+    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(place.userId));
+    if (refusal) return refusal;
+    let rootTs: string;
+    try {
+      rootTs = await this.deps.api.post(place.channelId, rootMessage(place.userId, question));
+    } catch (error) {
+      if (error instanceof SlackCallError && CANNOT_POST[error.code]) return CANNOT_POST[error.code];
+      throw error;
+    }
+    await this.create({ ...place, threadTs: rootTs, question, turn: 1, role: 'root', roleTs: rootTs });
+    return undefined;
+  }
+
+  /**
+   * An @mention (or a DM): a new session in a thread under the message, or
+   * in the thread it was posted in; in a finished thread, a follow-up with
+   * the earlier research as context; the requester's mention in a thread
+   * waiting for answers is the answer.
+   */
+  async onMention(message: PostedMessage): Promise<void> {
+    const question = message.text.trim();
+    const threadTs = message.threadTs ?? message.ts;
+    const latest = (await this.deps.sessions.threadSessions(message.teamId, message.channelId, threadTs))[0];
+    if (latest?.status === 'clarifying' && latest.requester === message.userId) {
+      await this.answer(latest, question || null, message.userId, 'answered');
+      return;
+    }
+    const reply = (text: string) =>
+      this.deps.api.ephemeral(message.channelId, message.userId, noticeMessage(text), message.threadTs);
+    if (!question) {
+      await reply(
+        `Ask me a question after the mention, e.g. _@Deep Research what changed in EU AI rules in 2025?_\n\n${USAGE}`,
+      );
+      return;
+    }
+    if (latest && ACTIVE.has(latest.status)) {
+      await reply('Research is already under way in this thread: wait for its report, or cancel it first.');
+      return;
+    }
+    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(message.userId));
+    if (refusal) {
+      await reply(refusal);
+      return;
+    }
+    await this.create({
+      ...message,
+      threadTs,
+      question,
+      turn: (latest?.turn ?? 0) + 1,
+      previousResearch: latest ? previousResearch(latest) : undefined,
+      role: 'mention',
+      roleTs: message.ts,
+    });
+    await this.deps.api.react(message.channelId, message.ts, 'eyes');
+  }
+
+  /** A reply in a thread that does not mention the bot: only the requester's answer to open questions counts. */
+  async onThreadReply(message: PostedMessage & { threadTs: string }): Promise<void> {
+    const latest = (
+      await this.deps.sessions.threadSessions(message.teamId, message.channelId, message.threadTs)
+    )[0];
+    if (!latest) return;
+    if (latest.status === 'clarifying') {
+      if (latest.requester === message.userId)
+        await this.answer(latest, message.text, message.userId, 'answered');
+      return;
+    }
+    // In a DM there is nobody else to talk to: a reply in a finished thread is a follow-up question.
+    if (message.isDm && !ACTIVE.has(latest.status)) await this.onMention(message);
+  }
+
+  /** [Start without answering]: only the requester may skip the questions. */
+  async startNow(sessionId: string, userId: string): Promise<string | undefined> {
+    const row = await this.deps.sessions.get(sessionId);
+    if (!row) return 'That research no longer exists.';
+    if (row.status !== 'clarifying') return undefined;
+    if (row.requester !== userId) return `Only <@${row.requester}> can start this research.`;
+    await this.answer(row, null, userId, 'skipped');
+    return undefined;
+  }
+
+  /** [Cancel] and `/research cancel`: the requester or a workspace admin; clicking twice changes nothing. */
+  async cancel(sessionId: string, userId: string): Promise<string> {
+    const row = await this.deps.sessions.get(sessionId);
+    if (!row) return 'That research no longer exists.';
+    if (!ACTIVE.has(row.status)) return 'This research has already finished.';
+    if (row.requester !== userId && !(await this.deps.api.isAdmin(userId))) {
+      return `Only <@${row.requester}> (who asked) or a workspace admin can cancel this research.`;
+    }
+    if (row.status === 'clarifying' && (await this.deps.sessions.cancelClarifying(row.id, userId))) {
+      await this.showClosed(row, { kind: 'cancelled', by: userId });
+      return 'Cancelled.';
+    }
+    await this.deps.leases.requestCancel(row.id, userId);
+    return 'Stopping the research; what was found so far will be posted in the thread.';
+  }
+
+  async cancelLatest(userId: string): Promise<string> {
+    const latest = (await this.deps.sessions.activeSessions(userId))[0];
+    if (!latest) return 'You have no research running.';
+    return this.cancel(latest.id, userId);
+  }
+
+  /** `/research status`: the requester's running and recent sessions, with links to their threads. */
+  async status(userId: string, teamDomain: string): Promise<string> {
+    const active = await this.deps.sessions.activeSessions(userId);
+    const recent = (await this.deps.sessions.listRecent({ requester: userId, limit: 10 }))
+      .filter((s) => !ACTIVE.has(s.status))
+      .slice(0, 5);
+    if (active.length === 0 && recent.length === 0) return `You have no research yet.\n\n${USAGE}`;
+    const line = (s: SessionRow) => {
+      const title = safeText(s.question.replace(/\s+/g, ' ').slice(0, 80));
+      const link =
+        s.channelId && s.threadTs
+          ? `<https://${teamDomain}.slack.com/archives/${s.channelId}/p${s.threadTs.replace('.', '')}|${title}>`
+          : title;
+      return `• ${s.status} · ${link} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    };
+    const parts = [];
+    if (active.length) parts.push(`*Running*\n${active.map(line).join('\n')}`);
+    if (recent.length) parts.push(`*Recent*\n${recent.map(line).join('\n')}`);
+    return parts.join('\n\n');
+  }
+
+  /** Clarifications nobody answered in time (the store already marked them expired). */
+  async showExpired(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const row = await this.deps.sessions.get(id);
+      if (row?.origin === 'slack') {
+        await this.showClosed(row, { kind: 'expired' }).catch((err) =>
+          this.deps.log.error({ err, sessionId: id }, 'could not show an expired session'),
+        );
+      }
+    }
+  }
+
+  private async answer(
+    row: SessionRow,
+    text: string | null,
+    by: string,
+    how: 'answered' | 'skipped',
+  ): Promise<void> {
+    const state = await this.deps.sessions.loadCheckpoint(row.id);
+    if (!state) return;
+    if (!(await this.deps.sessions.requeueAnswered(answerClarification(state, text)))) return;
+    const questions = state.request.clarification?.questions ?? '';
+    await this.editClarify(row.id, questions, { kind: how, by });
+  }
+
+  private async showClosed(row: SessionRow, ending: Ending): Promise<void> {
+    const state = await this.deps.sessions.loadCheckpoint(row.id);
+    await this.editClarify(row.id, state?.request.clarification?.questions ?? '', { kind: 'closed', ending });
+    const owned = await this.deps.sessions.slackMessages(row.id);
+    const root = owned.get('root');
+    if (root)
+      await this.deps.api.update(root.channelId, root.ts, rootMessage(row.requester, row.question, ending));
+    const mention = owned.get('mention');
+    if (mention) {
+      await this.deps.api.unreact(mention.channelId, mention.ts, 'eyes');
+      await this.deps.api.react(
+        mention.channelId,
+        mention.ts,
+        ending.kind === 'expired' ? 'hourglass' : 'no_entry_sign',
+      );
+    }
+  }
+
+  private async editClarify(sessionId: string, questions: string, state: ClarifyState): Promise<void> {
+    const clarify = (await this.deps.sessions.slackMessages(sessionId)).get('clarify');
+    if (clarify)
+      await this.deps.api.update(clarify.channelId, clarify.ts, clarifyMessage(questions, sessionId, state));
+  }
+
+  private async create(s: {
+    teamId: string;
+    channelId: string;
+    userId: string;
+    threadTs: string;
+    question: string;
+    turn: number;
+    previousResearch?: string;
+    role: 'root' | 'mention';
+    roleTs: string;
+  }): Promise<void> {
+    const id = this.deps.newSessionId();
+    await this.deps.sessions.createQueued(
+      {
+        id,
+        origin: 'slack',
+        teamId: s.teamId,
+        channelId: s.channelId,
+        threadTs: s.threadTs,
+        turn: s.turn,
+        requester: s.userId,
+        question: s.question,
+      },
+      newSession(id, { question: s.question, previousResearch: s.previousResearch }),
+    );
+    await this.deps.sessions.recordSlackMessage(id, s.role, s.channelId, s.roleTs);
+    const ahead = await this.deps.leases.queuePosition(id);
+    if (ahead > 0) {
+      await this.deps.api.post(
+        s.channelId,
+        noticeMessage(
+          `:hourglass: Queued behind ${ahead} other research ${ahead === 1 ? 'session' : 'sessions'}; it starts as soon as a worker is free. (session ${id})`,
+        ),
+        s.threadTs,
+      );
+    }
+    this.deps.log.info(
+      { sessionId: id, team: s.teamId, channel: s.channelId, turn: s.turn },
+      'research requested',
+    );
+  }
+
+  private checkQuestion(question: string): string | undefined {
+    const max = this.deps.limits.maxQuestionChars;
+    if (question.length > max) {
+      return `Your question is ${question.length.toLocaleString('en-US')} characters long; the limit is ${max.toLocaleString('en-US')}. Shorten it, and add details when I ask my clarifying questions.`;
+    }
+    return undefined;
+  }
+
+  private async checkLimit(userId: string): Promise<string | undefined> {
+    const active = await this.deps.leases.activeCount(userId);
+    const limit = this.deps.limits.perUser;
+    if (active < limit) return undefined;
+    return `You already have ${active} research ${active === 1 ? 'session' : 'sessions'} running (the limit is ${limit}): wait for one to finish, or cancel one with \`/research cancel\`.`;
+  }
+}
+
+/** What a follow-up in the same thread is told about the research before it. */
+function previousResearch(row: SessionRow): string {
+  const report = row.report?.markdown ?? '';
+  const shortened = report.length > 30_000 ? `${report.slice(0, 30_000)}\n\n[…report shortened]` : report;
+  return [
+    `Earlier question: ${row.question}`,
+    row.plan ? `Its research plan:\n${row.plan}` : '',
+    shortened ? `Its report:\n${shortened}` : `That research ended with status "${row.status}".`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
