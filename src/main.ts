@@ -3,11 +3,12 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
+import { serveCommand } from './cli/serve-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { workerCommand } from './cli/worker-command.js';
 import { engineDeps, engineSettings, openStore, withKnowledgeBase } from './compose.js';
-import { type Config, loadConfig } from './config.js';
+import { type Config, loadConfig, requireSlack } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
@@ -29,6 +30,9 @@ Commands:
       The latest sessions, newest first.
   sessions show ID
       A past session with its plan and report (the first 8 characters of the id are enough).
+  serve
+      Run the Slack app and a worker in one process: HTTP on PORT (/slack/events,
+      /healthz), or Socket Mode when SLACK_APP_TOKEN is set. SIGTERM drains.
   worker
       Run queued research sessions until stopped (SIGTERM/Ctrl-C drains: running
       sessions are handed back at their last checkpoint for another worker).
@@ -125,6 +129,23 @@ export async function runCli(
       const engine = engineDeps(config, logger);
       return await withStore(config, async (sessions, db) =>
         workerCommand(
+          config,
+          db,
+          sessions,
+          await withKnowledgeBase(engine, db),
+          engineSettings(config),
+          logger,
+          io.signal,
+        ),
+      );
+    }
+    if (command === 'serve') {
+      const config = loadConfig(env);
+      requireSlack(config);
+      const logger = createLogger(config.logLevel ?? 'info');
+      const engine = engineDeps(config, logger);
+      return await withStore(config, async (sessions, db) =>
+        serveCommand(
           config,
           db,
           sessions,

@@ -6,7 +6,10 @@ import type { EngineSettings } from '../engine/settings.js';
 import { runMaintenance } from '../jobs/maintenance.js';
 import { SessionLeases } from '../jobs/session-leases.js';
 import { startWorker } from '../jobs/worker.js';
+import { systemClock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
+import { slackApiFor } from '../slack/slack-api.js';
+import { slackSurfaces } from '../slack/slack-surfaces.js';
 import type { Database } from '../store/database.js';
 import type { SessionStore } from '../store/session-store.js';
 
@@ -27,9 +30,17 @@ export async function workerCommand(
   if (db.embedded)
     logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs);
+  // Without Slack credentials this worker cannot publish to threads, so it leaves Slack sessions to others.
+  const slack = config.slack.botToken
+    ? slackSurfaces(slackApiFor(config.slack.botToken, config.slack.apiUrl), sessions, {
+        updatesPerMinute: config.slack.updatesPerMinute,
+        clock: systemClock,
+        logger,
+      })
+    : undefined;
+  const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs, slack ? ['slack', 'cli'] : ['cli']);
   const worker = startWorker(
-    { sessions, leases, engine, settings, logger },
+    { sessions, leases, engine, settings, logger, surfaceFor: slack?.surfaceFor },
     {
       concurrency: config.jobs.concurrentSessions,
       pollMs: 1000,
@@ -47,10 +58,14 @@ export async function workerCommand(
         ),
     },
   );
-  logger.info({ owner, concurrency: config.jobs.concurrentSessions }, 'worker started');
+  logger.info(
+    { owner, concurrency: config.jobs.concurrentSessions, slack: Boolean(slack) },
+    'worker started',
+  );
   await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
   logger.info({ running: worker.running().length }, 'draining');
   await worker.stop();
+  slack?.edits.stop();
   logger.info({}, 'worker stopped');
   return 0;
 }

@@ -8,9 +8,10 @@ export async function runMaintenance(
   leases: SessionLeases,
   limits: { clarifyTimeoutHours: number; retentionDays: number },
   log: Logger,
-): Promise<void> {
+): Promise<{ expired: string[] }> {
   const expired = await leases.expireClarifications(limits.clarifyTimeoutHours);
   const purged = await sessions.purgeSessions(limits.retentionDays);
   await sessions.purgeProcessedEvents(24);
   if (expired.length || purged) log.info({ expired: expired.length, purged }, 'maintenance');
+  return { expired };
 }

@@ -28,7 +28,7 @@ export interface WorkerOptions {
   heartbeatMs: number;
   /** Retention and clarification expiry run this often. */
   maintenanceMs: number;
-  maintenance?: () => Promise<void>;
+  maintenance?: () => Promise<unknown>;
 }
 
 export interface Worker {

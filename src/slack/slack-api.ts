@@ -1,6 +1,28 @@
-import { WebAPIPlatformError, WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
+import {
+  WebAPIPlatformError,
+  WebAPIRateLimitedError,
+  WebClient,
+  type WebClientOptions,
+} from '@slack/web-api';
 import { sleep } from '../http/retry-delay.js';
 import type { SlackMessage } from './render/messages.js';
+
+/**
+ * Web API client settings for the app and for workers: 429s are handed back
+ * to us instead of pausing the client's whole queue, and transient failures
+ * get two quick retries rather than the default half hour of them.
+ */
+export function webClientOptions(apiUrl?: string): WebClientOptions {
+  return {
+    slackApiUrl: apiUrl,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+  };
+}
+
+export function slackApiFor(botToken: string, apiUrl?: string): SlackApi {
+  return new SlackApi(new WebClient(botToken, webClientOptions(apiUrl)));
+}
 
 /** Slack said no: `code` is Slack's own error string (`not_in_channel`, `msg_too_long`…). */
 export class SlackCallError extends Error {

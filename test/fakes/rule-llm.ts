@@ -16,6 +16,12 @@ export class RuleLlm implements Llm {
       rounds?: number;
       /** Agents search the knowledge base for this instead of searching the web for their task. */
       internalQuery?: string;
+      /** Ask these clarifying questions instead of calling generate_plan. */
+      questions?: string;
+      /** Appended to the final report (hostile text, for instance). */
+      reportExtra?: string;
+      /** Pads the final report with cited paragraphs up to this many characters. */
+      reportChars?: number;
     } = {},
   ) {}
 
@@ -41,7 +47,7 @@ export class RuleLlm implements Llm {
     const dispatched = request.messages.filter((m) => m.role === 'assistant' && m.toolCalls?.length).length;
     switch (request.purpose) {
       case 'clarify':
-        return { tools: [['generate_plan', {}]] };
+        return this.options.questions ? { text: this.options.questions } : { tools: [['generate_plan', {}]] };
       case 'plan':
         return { text: Array.from({ length: rounds }, (_, i) => `${i + 1}. Topic ${i + 1}`).join('\n') };
       case 'orchestrator':
@@ -66,7 +72,14 @@ export class RuleLlm implements Llm {
             .map((m) => m.content)
             .join('\n')
             .match(/Finding from [^\n]*?\[\d+\]\./g) ?? [];
-        return { text: `## Report\n\n${findings.join('\n')}` };
+        let text = `## Report\n\n${findings.join('\n')}`;
+        if (this.options.reportExtra) text += `\n\n${this.options.reportExtra}`;
+        const cite = findings[0]?.match(/\[\d+\]/)?.[0] ?? '';
+        for (let i = 1; this.options.reportChars && text.length < this.options.reportChars; i++) {
+          if (i % 8 === 1) text += `\n\n## Part ${Math.ceil(i / 8)}`;
+          text += `\n\nParagraph ${i}: ${'the evidence is consistent across sources and years '.repeat(8).trim()} ${cite}.`;
+        }
+        return { text };
       }
     }
   }

@@ -57,7 +57,7 @@ function endingLine(ending: Ending | undefined): string {
   switch (ending.kind) {
     case 'done': {
       const link = ending.reportLink ? ` · <${ending.reportLink}|read the report>` : '';
-      return `:white_check_mark: *Report ready* · ${ending.sources} sources · ${formatDuration(ending.durationMs)}${link}`;
+      return `:white_check_mark: *Report ready* · ${count(ending.sources, 'source')} · ${formatDuration(ending.durationMs)}${link}`;
     }
     case 'failed':
       return `:x: *Failed*: ${safeText(ending.reason)}`;
@@ -136,7 +136,7 @@ export function progressMessage(
               : ':hourglass_flowing_sand: *Researching*';
   const cycle = progress.maxCycles ? ` · cycle ${progress.cycle} of ${progress.maxCycles}` : '';
   const agents = progress.agents.length ? ` · ${progress.agents.length} agents` : '';
-  const header = `${phase}${ending ? agents : cycle} · ${progress.sources} sources · ${formatDuration(elapsedMs)}`;
+  const header = `${phase}${ending ? agents : cycle} · ${count(progress.sources, 'source')} · ${formatDuration(elapsedMs)}`;
 
   const running = progress.agents.filter((a) => a.status === 'running');
   const finished = progress.agents.filter((a) => a.status !== 'running');
@@ -145,7 +145,7 @@ export function progressMessage(
     const task = `_${safeText(oneLine(a.task, 120))}_`;
     if (a.status === 'running')
       return `• ${ICONS.running} ${task}: ${safeText(oneLine(describeActivity(a.activity), 160))}`;
-    if (a.status === 'done') return `• ${ICONS.done} ${task}: done, ${a.sources ?? 0} sources`;
+    if (a.status === 'done') return `• ${ICONS.done} ${task}: done, ${count(a.sources ?? 0, 'source')}`;
     return `• ${ICONS.failed} ${task}: failed (${safeText(oneLine(a.reason ?? 'unknown error', 160))})`;
   });
   const hidden = finished.length - shownFinished.length;
@@ -195,6 +195,10 @@ export function sourcesMessages(report: FinalReport, footer: string): SlackMessa
 /** A plain sentence in the thread: failures, queue position, notices. */
 export function noticeMessage(text: string): SlackMessage {
   return { text: fallback(text), blocks: [section(text)] };
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function oneLine(text: string, max: number): string {

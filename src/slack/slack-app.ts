@@ -1,0 +1,220 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type BlockAction, type Logger as BoltLogger, type ButtonAction, LogLevel } from '@slack/bolt';
+import type { Logger } from '../ports/logger.js';
+import type { SessionStore } from '../store/session-store.js';
+import { ACTION } from './render/messages.js';
+import { SlackApi, webClientOptions } from './slack-api.js';
+import { type SlackSessions, USAGE } from './slack-sessions.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  signingSecret?: string;
+  /** Set: Socket Mode (no public URL). Unset: HTTP on /slack/events. */
+  appToken?: string;
+  apiUrl?: string;
+  port: number;
+  logger: Logger;
+  /** Answers /healthz: true when the database answers. */
+  healthy: () => Promise<boolean>;
+}
+
+export interface SlackApp {
+  api: SlackApi;
+  /** Starts listening; in HTTP mode resolves with the port (useful with PORT=0). */
+  start(): Promise<number | undefined>;
+  stop(): Promise<void>;
+}
+
+const SUBCOMMANDS = new Set(['help', 'status', 'cancel']);
+
+/**
+ * The Bolt app. Every listener acknowledges first and only records or posts
+ * small things afterwards; research runs in the worker. Signatures are
+ * verified by Bolt's HTTP receiver (a bad one gets 401 and runs nothing).
+ */
+export function createSlackApp(
+  options: SlackAppOptions,
+  wire: (api: SlackApi) => { service: SlackSessions; store: SessionStore },
+): SlackApp {
+  const log = options.logger;
+  const socketMode = Boolean(options.appToken);
+  const app = new App({
+    token: options.botToken,
+    ...(socketMode
+      ? { appToken: options.appToken, socketMode: true }
+      : { signingSecret: options.signingSecret, endpoints: '/slack/events' }),
+    customRoutes: socketMode
+      ? undefined
+      : [
+          {
+            path: '/healthz',
+            method: ['GET'],
+            handler: (_req, res) => {
+              options.healthy().then(
+                (ok) =>
+                  res
+                    .writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' })
+                    .end(ok ? 'ok\n' : 'database unavailable\n'),
+                () => res.writeHead(503, { 'content-type': 'text/plain' }).end('database unavailable\n'),
+              );
+            },
+          },
+        ],
+    clientOptions: webClientOptions(options.apiUrl),
+    logger: boltLogger(log),
+  });
+  const api = new SlackApi(app.client);
+  const { service, store } = wire(api);
+  const once = (key: string) => store.claimEvent(key);
+
+  app.command('/research', async ({ command, ack, respond }) => {
+    const text = command.text.trim();
+    const word = text.toLowerCase();
+    if (!text || word === 'help' || (!/\s/.test(text) && !SUBCOMMANDS.has(word))) {
+      const unknown =
+        text && word !== 'help'
+          ? `\`${text}\` is not a sub-command. To research a topic, ask a whole question, e.g. \`/research what is ${text} and who uses it?\`\n\n`
+          : '';
+      await ack({ response_type: 'ephemeral', text: `${unknown}${USAGE}` });
+      return;
+    }
+    await ack();
+    const say = (reply: string) => respond({ response_type: 'ephemeral', text: reply });
+    try {
+      if (!(await once(`command:${command.trigger_id}`))) return;
+      if (word === 'status') await say(await service.status(command.user_id, command.team_domain));
+      else if (word === 'cancel') await say(await service.cancelLatest(command.user_id));
+      else {
+        const reply = await service.startFromCommand(
+          { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id },
+          text,
+        );
+        if (reply) await say(reply);
+      }
+    } catch (err) {
+      log.error({ err, team: command.team_id, channel: command.channel_id }, '/research failed');
+      await say('Something went wrong on my side; please try again in a minute.').catch(() => {});
+    }
+  });
+
+  app.event('app_mention', async ({ event, body, context }) => {
+    if (event.bot_id || !event.user) return;
+    const teamId = body.team_id;
+    try {
+      if (!(await once(`event:${body.event_id}`))) return;
+      if (!(await once(`message:${teamId}:${event.channel}:${event.ts}`))) return;
+      await service.onMention({
+        teamId,
+        channelId: event.channel,
+        userId: event.user,
+        ts: event.ts,
+        threadTs: event.thread_ts,
+        text: withoutMention(event.text, context.botUserId),
+        isDm: false,
+      });
+    } catch (err) {
+      log.error({ err, team: teamId, channel: event.channel }, 'mention failed');
+      await api
+        .ephemeral(event.channel, event.user, { text: SORRY, blocks: [] }, event.thread_ts)
+        .catch(() => {});
+    }
+  });
+
+  app.message(async ({ message, body, context }) => {
+    const m = message as {
+      subtype?: string;
+      bot_id?: string;
+      user?: string;
+      text?: string;
+      ts: string;
+      thread_ts?: string;
+      channel: string;
+      channel_type?: string;
+    };
+    // Human messages only: new ones, "also send to channel" replies and messages with files.
+    if (m.subtype && m.subtype !== 'thread_broadcast' && m.subtype !== 'file_share') return;
+    if (m.bot_id || !m.user || m.user === context.botUserId) return;
+    const isDm = m.channel_type === 'im';
+    // In channels an @mention also arrives as app_mention, which handles it.
+    if (!isDm && context.botUserId && m.text?.includes(`<@${context.botUserId}>`)) return;
+    const teamId = (body as { team_id: string }).team_id;
+    const base = {
+      teamId,
+      channelId: m.channel,
+      userId: m.user,
+      ts: m.ts,
+      text: withoutMention(m.text ?? '', context.botUserId),
+      isDm,
+    };
+    try {
+      if (!(await once(`event:${(body as { event_id: string }).event_id}`))) return;
+      if (m.thread_ts && m.thread_ts !== m.ts)
+        await service.onThreadReply({ ...base, threadTs: m.thread_ts });
+      else if (isDm && (await once(`message:${teamId}:${m.channel}:${m.ts}`))) await service.onMention(base);
+    } catch (err) {
+      log.error({ err, team: teamId, channel: m.channel }, 'message failed');
+    }
+  });
+
+  const button = (run: (sessionId: string, userId: string) => Promise<string | undefined>) =>
+    (async ({ ack, body, action, respond }) => {
+      await ack();
+      try {
+        const reply = await run((action as ButtonAction).value ?? '', body.user.id);
+        if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
+      } catch (err) {
+        log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');
+        await respond({ response_type: 'ephemeral', replace_original: false, text: SORRY }).catch(() => {});
+      }
+    }) satisfies Parameters<typeof app.action<BlockAction>>[1];
+  app.action<BlockAction>(
+    ACTION.cancel,
+    button((id, user) => service.cancel(id, user)),
+  );
+  app.action<BlockAction>(
+    ACTION.startNow,
+    button((id, user) => service.startNow(id, user)),
+  );
+
+  app.error(async (err) => {
+    log.error({ err }, 'Slack app error');
+  });
+
+  return {
+    api,
+    async start() {
+      if (socketMode) {
+        await app.start();
+        return undefined;
+      }
+      const server = (await app.start(options.port)) as Server;
+      return (server.address() as AddressInfo).port;
+    },
+    stop: () => app.stop().then(() => undefined),
+  };
+}
+
+const SORRY = 'Something went wrong on my side; please try again in a minute.';
+
+function withoutMention(text: string, botUserId: string | undefined): string {
+  const own = botUserId ? new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g') : /^\s*<@[UW][A-Z0-9]+(\|[^>]*)?>/;
+  return text.replace(own, ' ').replace(/\s+/g, ' ').trim();
+}
+
+function boltLogger(log: Logger): BoltLogger {
+  const child = log.child({ component: 'bolt' });
+  let level = LogLevel.INFO;
+  const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ');
+  return {
+    debug: () => {},
+    info: (...msg) => child.info({}, text(msg)),
+    warn: (...msg) => child.warn({}, text(msg)),
+    error: (...msg) => child.error({}, text(msg)),
+    setLevel: (l) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}

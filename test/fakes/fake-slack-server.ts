@@ -1,0 +1,305 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  text: string;
+  blocks: Block[];
+  /** Every version this message had, oldest first (posts and edits). */
+  history: string[];
+  reactions: string[];
+  deleted?: boolean;
+}
+
+interface Block {
+  type: string;
+  text?: { type: string; text: string };
+  elements?: { type: string; text?: string | { text: string }; action_id?: string; value?: string }[];
+  fields?: { text: string }[];
+}
+
+export interface FakeCall {
+  method: string;
+  args: Record<string, unknown>;
+  at: number;
+  status: number;
+  error?: string;
+}
+
+/** Slack's real limits (docs.slack.dev, reference/slack.md §5); the fake refuses what Slack refuses. */
+export const FAKE_LIMITS = { text: 4000, blocks: 50, section: 3000, blockText: 11_000 };
+
+/**
+ * An in-repo fake of the Slack Web API for end-to-end tests: the methods the
+ * app calls, with Slack's wire format (form or JSON bodies, `ok`/`error`
+ * JSON), Slack's size limits, a Tier 3 budget on chat.update, channels the
+ * bot is not in, 429 + Retry-After on demand, files v2 and response_url.
+ */
+export async function fakeSlackServer(options: { updatesPerMinute?: number } = {}) {
+  const calls: FakeCall[] = [];
+  const messages: FakeMessage[] = [];
+  const responses: { url: string; body: Record<string, unknown> }[] = [];
+  const files: { id: string; title?: string; content: string; channel?: string; threadTs?: string }[] = [];
+  const notInChannel = new Set<string>();
+  const archived = new Set<string>();
+  const admins = new Set<string>();
+  const forced: { method: string; count: number; retryAfter: number }[] = [];
+  const updates: number[] = [];
+  let clock = 1_700_000_000_000;
+  let port = 0;
+
+  const nextTs = () => {
+    clock += 1;
+    return `${Math.floor(clock / 1000)}.${String((clock % 1000) * 1000).padStart(6, '0')}`;
+  };
+  const find = (channel: string, ts: string) =>
+    messages.find((m) => m.channel === channel && m.ts === ts && !m.deleted);
+
+  function checkMessage(args: Record<string, unknown>): string | undefined {
+    if (args.link_names) return 'link_names_not_allowed';
+    const text = typeof args.text === 'string' ? args.text : '';
+    const blocks = parseBlocks(args.blocks);
+    if (!text && blocks.length === 0) return 'no_text';
+    if (text.length > FAKE_LIMITS.text) return 'msg_too_long';
+    if (blocks.length > FAKE_LIMITS.blocks) return 'invalid_blocks';
+    let total = 0;
+    for (const block of blocks) {
+      const own = block.text?.text ?? '';
+      if (block.type === 'section' && own.length > FAKE_LIMITS.section) return 'invalid_blocks';
+      total += own.length;
+      for (const element of block.elements ?? []) {
+        total += typeof element.text === 'string' ? element.text.length : (element.text?.text.length ?? 0);
+      }
+    }
+    if (total > FAKE_LIMITS.blockText) return 'msg_blocks_too_long';
+    return undefined;
+  }
+
+  function handle(
+    method: string,
+    args: Record<string, unknown>,
+  ): { status: number; body: unknown; headers?: Record<string, string> } {
+    const force = forced.find((f) => f.method === method && f.count > 0);
+    if (force) {
+      force.count -= 1;
+      return {
+        status: 429,
+        body: { ok: false, error: 'ratelimited' },
+        headers: { 'retry-after': String(force.retryAfter) },
+      };
+    }
+    const channel = String(args.channel ?? args.channel_id ?? '');
+    const refuseChannel = () =>
+      notInChannel.has(channel)
+        ? 'not_in_channel'
+        : archived.has(channel)
+          ? 'is_archived'
+          : channel.startsWith('G404')
+            ? 'channel_not_found'
+            : undefined;
+    switch (method) {
+      case 'auth.test':
+        return ok({
+          url: 'https://test.slack.com/',
+          team: 'Test',
+          user: 'deep-research',
+          team_id: 'T1',
+          user_id: 'UBOT',
+          bot_id: 'BBOT',
+        });
+      case 'chat.postMessage': {
+        const refused = refuseChannel() ?? checkMessage(args);
+        if (refused) return fail(refused);
+        const message: FakeMessage = {
+          channel,
+          ts: nextTs(),
+          threadTs: args.thread_ts ? String(args.thread_ts) : undefined,
+          text: String(args.text ?? ''),
+          blocks: parseBlocks(args.blocks),
+          history: [],
+          reactions: [],
+        };
+        message.history.push(render(message));
+        messages.push(message);
+        return ok({ channel, ts: message.ts, message: { text: message.text } });
+      }
+      case 'chat.update': {
+        const now = Date.now();
+        while (updates.length && updates[0]! <= now - 60_000) updates.shift();
+        if (updates.length >= (options.updatesPerMinute ?? 50)) {
+          return { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '5' } };
+        }
+        updates.push(now);
+        const message = find(channel, String(args.ts));
+        if (!message) return fail('message_not_found');
+        const refused = checkMessage(args);
+        if (refused) return fail(refused);
+        message.text = String(args.text ?? '');
+        message.blocks = parseBlocks(args.blocks);
+        message.history.push(render(message));
+        return ok({ channel, ts: message.ts });
+      }
+      case 'chat.delete': {
+        const message = find(channel, String(args.ts));
+        if (!message) return fail('message_not_found');
+        message.deleted = true;
+        return ok({ channel, ts: message.ts });
+      }
+      case 'chat.postEphemeral': {
+        const refused = refuseChannel() ?? checkMessage(args);
+        return refused ? fail(refused) : ok({ message_ts: nextTs() });
+      }
+      case 'chat.getPermalink':
+        return ok({
+          permalink: `https://test.slack.com/archives/${channel}/p${String(args.message_ts).replace('.', '')}`,
+        });
+      case 'reactions.add':
+      case 'reactions.remove': {
+        const message = find(channel, String(args.timestamp));
+        if (!message) return fail('message_not_found');
+        const name = String(args.name);
+        if (method === 'reactions.add') {
+          if (message.reactions.includes(name)) return fail('already_reacted');
+          message.reactions.push(name);
+        } else {
+          if (!message.reactions.includes(name)) return fail('no_reaction');
+          message.reactions.splice(message.reactions.indexOf(name), 1);
+        }
+        return ok({});
+      }
+      case 'users.info':
+        return ok({ user: { id: args.user, is_admin: admins.has(String(args.user)), is_owner: false } });
+      case 'files.getUploadURLExternal': {
+        const id = `F${files.length + 1}`;
+        files.push({ id, content: '' });
+        return ok({ upload_url: `http://127.0.0.1:${port}/upload/${id}`, file_id: id });
+      }
+      case 'files.completeUploadExternal': {
+        const list = JSON.parse(String(args.files)) as { id: string; title?: string }[];
+        for (const f of list) {
+          const file = files.find((x) => x.id === f.id);
+          if (file) Object.assign(file, { title: f.title, channel, threadTs: args.thread_ts });
+        }
+        return ok({ files: list.map((f) => ({ id: f.id, title: f.title })) });
+      }
+      default:
+        return fail('unknown_method');
+    }
+  }
+
+  const server = createServer(async (req, res) => {
+    const raw = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname.startsWith('/upload/')) {
+      const file = files.find((f) => f.id === url.pathname.slice('/upload/'.length));
+      if (file) file.content = uploadedText(raw, String(req.headers['content-type'] ?? ''));
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('OK - 1');
+      return;
+    }
+    if (url.pathname.startsWith('/response/')) {
+      responses.push({ url: url.pathname, body: JSON.parse(raw.toString('utf8') || '{}') });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      return;
+    }
+    const method = url.pathname.replace(/^\/api\//, '');
+    const args = parseArgs(raw.toString('utf8'), String(req.headers['content-type'] ?? ''));
+    if (req.headers.authorization !== 'Bearer xoxb-test-token') {
+      send(res, { status: 200, body: { ok: false, error: 'invalid_auth' } });
+      return;
+    }
+    const result = handle(method, args);
+    const error = (result.body as { error?: string }).error;
+    calls.push({ method, args, at: Date.now(), status: result.status, error });
+    send(res, result);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    apiUrl: `http://127.0.0.1:${port}/api/`,
+    responseUrl: (id: string) => `http://127.0.0.1:${port}/response/${id}`,
+    calls,
+    messages,
+    responses,
+    files,
+    notInChannel,
+    archived,
+    admins,
+    /** The next `count` calls to `method` get 429 with Retry-After. */
+    rateLimit(method: string, count: number, retryAfterSeconds: number) {
+      forced.push({ method, count, retryAfter: retryAfterSeconds });
+    },
+    /** Messages in a thread (root first), as they look now. */
+    thread(channel: string, threadTs: string) {
+      return messages.filter(
+        (m) => m.channel === channel && !m.deleted && (m.ts === threadTs || m.threadTs === threadTs),
+      );
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type FakeSlack = Awaited<ReturnType<typeof fakeSlackServer>>;
+
+/** All the text a person would read in a message: top-level text is a fallback, the blocks are the message. */
+export function render(message: { text: string; blocks: Block[] }): string {
+  if (message.blocks.length === 0) return message.text;
+  return message.blocks
+    .flatMap((b) => [
+      b.text?.text ?? '',
+      ...(b.elements ?? []).map((e) => (typeof e.text === 'string' ? e.text : (e.text?.text ?? ''))),
+    ])
+    .filter(Boolean)
+    .join('\n');
+}
+
+function ok(body: Record<string, unknown>) {
+  return { status: 200, body: { ok: true, ...body } };
+}
+
+function fail(error: string) {
+  return { status: 200, body: { ok: false, error } };
+}
+
+function send(
+  res: ServerResponse,
+  result: { status: number; body: unknown; headers?: Record<string, string> },
+) {
+  res
+    .writeHead(result.status, { 'content-type': 'application/json', ...result.headers })
+    .end(JSON.stringify(result.body));
+}
+
+function parseBlocks(value: unknown): Block[] {
+  if (!value) return [];
+  if (typeof value === 'string') return JSON.parse(value) as Block[];
+  return value as Block[];
+}
+
+function parseArgs(body: string, contentType: string): Record<string, unknown> {
+  if (contentType.includes('application/json')) return body ? JSON.parse(body) : {};
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+/** files v2 uploads arrive as multipart form data or a raw body. */
+function uploadedText(raw: Buffer, contentType: string): string {
+  const boundary = /boundary=([^;]+)/.exec(contentType)?.[1];
+  const text = raw.toString('utf8');
+  if (!boundary) return text;
+  const part = text.split(`--${boundary}`).find((p) => p.includes('filename='));
+  return part ? part.slice(part.indexOf('\r\n\r\n') + 4).replace(/\r\n$/, '') : text;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

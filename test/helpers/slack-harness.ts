@@ -1,0 +1,114 @@
+import { serveCommand } from '../../src/cli/serve-command.js';
+import { engineDeps, engineSettings, openStore, withKnowledgeBase } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type { Llm } from '../../src/ports/llm.js';
+import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { type FakeSlack, fakeSlackServer } from '../fakes/fake-slack-server.js';
+import { pageServer } from './page-server.js';
+import { realPostgres } from './postgres.js';
+import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
+
+/**
+ * The real `serve` composition (config → Bolt app + worker + publisher →
+ * Postgres) against in-repo fakes: Slack's Web API, an OpenAI-compatible
+ * model server driven by a fake model, and a SearXNG-style search endpoint.
+ */
+export async function slackHarness(llm: Llm, extraEnv: Record<string, string> = {}) {
+  const slack = await fakeSlackServer();
+  const model = await fakeOpenAiServer(llm);
+  const search = await pageServer({
+    '/search': (req, res) => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+      const slug = q.toLowerCase().replace(/\W+/g, '-');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          results: [{ url: `https://example.com/${slug}`, title: q, content: `All about ${q}.` }],
+        }),
+      );
+    },
+  });
+  const db = await realPostgres();
+  await db.close();
+  const env = {
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: model.baseUrl,
+    RESEARCH_MODEL: 'gpt-4.1',
+    SEARXNG_URL: search.url('/'),
+    DATABASE_URL: db.url,
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    LEASE_SECONDS: '5',
+    LOG_LEVEL: 'silent',
+    ...extraEnv,
+  };
+  const servers: { stop: () => Promise<void> }[] = [];
+
+  /** Starts one `serve` process-equivalent; several may run against the same database. */
+  async function start(): Promise<{ url: string; stop: () => Promise<void> }> {
+    const config = loadConfig(env);
+    const logger = createLogger(env.LOG_LEVEL);
+    const { db: database, sessions } = await openStore(config);
+    const engine = await withKnowledgeBase(engineDeps(config, logger), database);
+    const controller = new AbortController();
+    let listening!: (port: number | undefined) => void;
+    const port = new Promise<number | undefined>((resolve) => {
+      listening = resolve;
+    });
+    const done = serveCommand(
+      config,
+      database,
+      sessions,
+      engine,
+      engineSettings(config),
+      logger,
+      controller.signal,
+      {
+        editIntervalMs: 150,
+        pollMs: 50,
+        onListening: listening,
+      },
+    );
+    const server = {
+      url: `http://127.0.0.1:${await port}/slack/events`,
+      stop: async () => {
+        controller.abort();
+        await done;
+        await database.close();
+      },
+    };
+    servers.push(server);
+    return server;
+  }
+
+  return {
+    slack,
+    model,
+    env,
+    start,
+    async close() {
+      for (const s of servers.splice(0)) await s.stop().catch(() => {});
+      await Promise.all([slack.close(), model.close(), search.close()]);
+    },
+  };
+}
+
+export type SlackHarness = Awaited<ReturnType<typeof slackHarness>>;
+export type { FakeSlack };
+
+/** Polls until `check` returns something truthy. */
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
