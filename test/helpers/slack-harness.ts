@@ -103,11 +103,11 @@ export async function eventually<T>(
   check: () => T | Promise<T>,
   timeoutMs = 10_000,
   what = 'condition',
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const started = Date.now();
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
