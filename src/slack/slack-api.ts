@@ -67,7 +67,15 @@ export class SlackApi {
     return result.ts as string;
   }
 
+  /** A one-off edit: a 429 is waited out here. */
   async update(channel: string, ts: string, message: SlackMessage): Promise<void> {
+    await this.withRateLimitRetry('chat.update', () =>
+      this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks }),
+    );
+  }
+
+  /** An edit for the scheduler: a 429 comes back as SlackRateLimited so the newest content can be sent later. */
+  async updateOnce(channel: string, ts: string, message: SlackMessage): Promise<void> {
     try {
       await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
     } catch (error) {

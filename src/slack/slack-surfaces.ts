@@ -16,7 +16,7 @@ export function slackSurfaces(
   sessions: SessionStore,
   options: { updatesPerMinute: number; clock: Clock; logger: Logger; editIntervalMs?: number },
 ): { surfaceFor: SurfaceFactory; edits: EditScheduler } {
-  const edits = new EditScheduler((target, message) => api.update(target.channel, target.ts, message), {
+  const edits = new EditScheduler((target, message) => api.updateOnce(target.channel, target.ts, message), {
     minIntervalMs: options.editIntervalMs ?? 3000,
     perMinute: options.updatesPerMinute,
     logger: options.logger,

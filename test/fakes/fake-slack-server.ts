@@ -9,7 +9,6 @@ export interface FakeMessage {
   blocks: Block[];
   /** Every version this message had, oldest first (posts and edits). */
   history: string[];
-  reactions: string[];
   deleted?: boolean;
 }
 
@@ -47,6 +46,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const admins = new Set<string>();
   const forced: { method: string; count: number; retryAfter: number }[] = [];
   const updates: number[] = [];
+  const reactions = new Map<string, string[]>();
   let clock = 1_700_000_000_000;
   let port = 0;
 
@@ -119,7 +119,6 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
           text: String(args.text ?? ''),
           blocks: parseBlocks(args.blocks),
           history: [],
-          reactions: [],
         };
         message.history.push(render(message));
         messages.push(message);
@@ -157,15 +156,17 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         });
       case 'reactions.add':
       case 'reactions.remove': {
-        const message = find(channel, String(args.timestamp));
-        if (!message) return fail('message_not_found');
+        // People's own messages (mentions) are not in `messages`, so reactions are kept by channel and ts.
+        const key = `${channel}:${String(args.timestamp)}`;
+        const list = reactions.get(key) ?? [];
+        reactions.set(key, list);
         const name = String(args.name);
         if (method === 'reactions.add') {
-          if (message.reactions.includes(name)) return fail('already_reacted');
-          message.reactions.push(name);
+          if (list.includes(name)) return fail('already_reacted');
+          list.push(name);
         } else {
-          if (!message.reactions.includes(name)) return fail('no_reaction');
-          message.reactions.splice(message.reactions.indexOf(name), 1);
+          if (!list.includes(name)) return fail('no_reaction');
+          list.splice(list.indexOf(name), 1);
         }
         return ok({});
       }
@@ -226,6 +227,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     files,
     notInChannel,
     archived,
+    /** Reactions on a message (the bot's or a person's), by channel and ts. */
+    reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
     /** The next `count` calls to `method` get 429 with Retry-After. */
     rateLimit(method: string, count: number, retryAfterSeconds: number) {

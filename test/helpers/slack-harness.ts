@@ -112,3 +112,20 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Sessions as the database has them, for assertions. */
+export async function storedSessions(
+  h: SlackHarness,
+): Promise<{ id: string; status: string; turn: number; question: string }[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: h.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT id, status, turn, question FROM sessions ORDER BY created_at',
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}

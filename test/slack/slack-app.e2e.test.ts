@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { render } from '../fakes/fake-slack-server.js';
+import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
-import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
+import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
 import {
   buttonClick,
   eventCallback,
@@ -16,6 +16,10 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
+
+/** The live progress message, whatever state it shows now. */
+const isProgress = (m: FakeMessage) =>
+  m.history.some((v) => /^:\w+: \*(Planning|Researching|Writing the report|Research complete)\*/.test(v));
 
 let tsCounter = 0;
 const userTs = () => `1800000000.${String(++tsCounter).padStart(6, '0')}`;
@@ -75,9 +79,7 @@ describe('the Slack app, end to end', () => {
     expect(sources).toMatch(/session [0-9a-f-]{36}/);
     expect(file.content).toContain('# How do heat pumps compare with gas boilers?');
     expect(file.threadTs).toBe(root.ts);
-    const progress = h.slack
-      .thread('C1', root.ts)
-      .find((m) => m.history.some((v) => v.includes('*Researching*')))!;
+    const progress = h.slack.thread('C1', root.ts).find((m) => isProgress(m))!;
     expect(render(progress)).toMatch(/^:white_check_mark: \*Research complete\* · 2 agents · 2 sources/);
     expect(progress.blocks.some((b) => b.type === 'actions')).toBe(false);
     await eventually(() => render(root).includes('*Report ready*'), 5000, 'root status');
@@ -90,5 +92,319 @@ describe('the Slack app, end to end', () => {
     // Nothing the bot sent asks Slack to turn names into mentions.
     expect(h.slack.calls.every((c) => !('link_names' in c.args))).toBe(true);
     expect(h.slack.calls.filter((c) => c.error && c.error !== 'message_not_found')).toEqual([]);
+  });
+});
+
+const mention = (user: string, text: string, ts: string, threadTs?: string) => ({
+  type: 'app_mention',
+  channel: 'C1',
+  user,
+  text,
+  ts,
+  ...(threadTs ? { thread_ts: threadTs } : {}),
+});
+
+describe('mentions', () => {
+  it('starts research under a mention, marks it with reactions, and runs a follow-up in the same thread', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    const ts = userTs();
+    await signedPost(
+      app.url,
+      eventCallback(mention('UANN', '<@UBOT> What is the state of fusion power?', ts)),
+      JSON_TYPE,
+    );
+    // The same message also arrives as a plain message event: it must not start a second session.
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'message',
+        channel: 'C1',
+        channel_type: 'channel',
+        user: 'UANN',
+        text: '<@UBOT> What is the state of fusion power?',
+        ts,
+      }),
+      JSON_TYPE,
+    );
+    await eventually(
+      () => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'),
+      10_000,
+      'done reaction',
+    );
+    expect(h.slack.reactionsOn('C1', ts)).toEqual(['white_check_mark']);
+    const thread = h.slack.thread('C1', ts).map(render);
+    expect(thread.some((t) => t.startsWith('*Report*'))).toBe(true);
+    expect(await storedSessions(h)).toMatchObject([
+      { status: 'done', turn: 1, question: 'What is the state of fusion power?' },
+    ]);
+
+    const followUp = userTs();
+    await signedPost(
+      app.url,
+      eventCallback(mention('UBOB', '<@UBOT> and what will it cost?', followUp, ts)),
+      JSON_TYPE,
+    );
+    await eventually(
+      () => h!.slack.reactionsOn('C1', followUp).includes('white_check_mark'),
+      10_000,
+      'follow-up',
+    );
+    const sessions = await storedSessions(h);
+    expect(sessions.map((s) => [s.turn, s.status, s.question])).toEqual([
+      [1, 'done', 'What is the state of fusion power?'],
+      [2, 'done', 'and what will it cost?'],
+    ]);
+    const followUpRequest = JSON.stringify(h.model.requests.at(-1));
+    expect(followUpRequest).toContain('Earlier question: What is the state of fusion power?');
+    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(2);
+  });
+
+  it('handles a retried event and a double click once', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1, questions: '1. Which reactor designs?' }));
+    const app = await h.start();
+    const ts = userTs();
+    const body = eventCallback(mention('UANN', '<@UBOT> Compare tokamaks and stellarators', ts), 'EvRETRY1');
+    await signedPost(app.url, body, JSON_TYPE);
+    await signedPost(app.url, body, JSON_TYPE, { retryNum: 1 });
+    const clarify = await eventually(
+      () => h!.slack.thread('C1', ts).find((m) => render(m).includes('Which reactor designs?')),
+      5000,
+      'questions',
+    );
+    const click = () =>
+      signedPost(
+        app.url,
+        buttonClick(
+          'research_start_now',
+          (clarify.blocks.at(-1) as { elements: { value: string }[] }).elements[0]!.value,
+          'UANN',
+          { channel: 'C1', ts: clarify.ts, threadTs: ts },
+          h!.slack.responseUrl('click'),
+        ),
+        FORM,
+      );
+    await Promise.all([click(), click()]);
+    await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 10_000, 'done');
+    expect(await storedSessions(h)).toHaveLength(1);
+    expect(render(clarify)).toContain('<@UANN> started without answering');
+    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
+    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith(':clipboard:'))).toHaveLength(1);
+    expect(JSON.stringify(h.model.requests)).toContain('I chose not to answer them');
+  });
+});
+
+describe('cancel', () => {
+  it('is refused for someone else and done for the requester, keeping what was found', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 6, delayMs: 120 }));
+    const app = await h.start();
+    await signedPost(
+      app.url,
+      slashCommand('Map the battery supply chain', 'UANN', h.slack.responseUrl('cmd')),
+      FORM,
+    );
+    const root = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+      5000,
+      'root',
+    );
+    const progress = await eventually(
+      () => h!.slack.thread('C1', root.ts).find((m) => render(m).includes('done, 1 source')),
+      10_000,
+      'an agent done',
+    );
+    const cancelButton = progress.blocks.find((b) => b.type === 'actions')!.elements![0]!;
+    const click = (user: string, id: string) =>
+      signedPost(
+        app.url,
+        buttonClick(
+          'research_cancel',
+          String(cancelButton.value),
+          user,
+          { channel: 'C1', ts: progress.ts, threadTs: root.ts },
+          h!.slack.responseUrl(id),
+        ),
+        FORM,
+      );
+
+    await click('UBOB', 'bob');
+    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/bob')), 5000, 'refusal');
+    expect(h.slack.responses.find((r) => r.url.endsWith('/bob'))!.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'Only <@UANN> (who asked) or a workspace admin can cancel this research.',
+    });
+
+    await click('UANN', 'ann');
+    await eventually(() => render(root).includes('*Cancelled* by <@UANN>'), 10_000, 'cancelled root');
+    const thread = h.slack.thread('C1', root.ts).map(render);
+    expect(render(progress)).toMatch(/^:no_entry: \*Research cancelled\*/);
+    expect(
+      thread.some((t) =>
+        t.startsWith(':no_entry: Research cancelled by <@UANN>. Here is what was found so far.'),
+      ),
+    ).toBe(true);
+    expect(thread.some((t) => t.includes('Finding from Topic 1'))).toBe(true);
+    expect((await storedSessions(h))[0]!.status).toBe('cancelled');
+    // Research stopped: far fewer agents than the six the plan had.
+    expect(
+      h.model.requests.filter((r) => r.tools?.some((t) => t.function.name === 'web_search')).length,
+    ).toBeLessThan(12);
+  });
+});
+
+describe('long and hostile reports', () => {
+  it('delivers a report over 40,000 characters completely across messages within Slack limits, with mentions neutralised', async () => {
+    h = await slackHarness(
+      new RuleLlm({
+        rounds: 1,
+        reportChars: 45_000,
+        reportExtra: 'Alert <!channel> <!here> and ping <@U123> and <!subteam^S1|@devs> @everyone',
+      }),
+    );
+    const app = await h.start();
+    await signedPost(
+      app.url,
+      slashCommand('Summarise the evidence', 'UANN', h.slack.responseUrl('cmd')),
+      FORM,
+    );
+    await eventually(() => h!.slack.files.find((f) => f.title), 15_000, 'report.md');
+    const root = h.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs)!;
+    const thread = h.slack.thread('C1', root.ts).map(render);
+    const start = thread.findIndex((t) => t.startsWith('*Report*'));
+    const end = thread.findIndex((t) => t.startsWith('*Sources*'));
+    const parts = thread.slice(start, end);
+    expect(parts.length).toBeGreaterThanOrEqual(5);
+    const text = parts.join('\n\n');
+    const paragraphs = [...text.matchAll(/Paragraph (\d+):/g)].map((m) => Number(m[1]));
+    expect(paragraphs.length).toBeGreaterThan(100);
+    expect(paragraphs).toEqual(Array.from({ length: paragraphs.length }, (_, i) => i + 1));
+    expect(h.slack.files[0]!.content).toContain(`Paragraph ${paragraphs.length}:`);
+    expect(h.slack.calls.filter((c) => c.error)).toEqual([]);
+
+    expect(text).toContain('Alert &lt;!channel&gt; &lt;!here&gt; and ping &lt;@U123&gt;');
+    expect(text).toContain('@\u200beveryone');
+    for (const call of h.slack.calls) {
+      const sent = JSON.stringify(call.args);
+      expect(sent).not.toMatch(/<!channel>|<!here>|<@U123>|<!subteam/);
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('rides out a 429 storm on chat.update and ends with the final state', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 3, delayMs: 40 }));
+    const app = await h.start();
+    h.slack.rateLimit('chat.update', 8, 1);
+    await signedPost(
+      app.url,
+      slashCommand('Compare three storage technologies', 'UANN', h.slack.responseUrl('cmd')),
+      FORM,
+    );
+    const root = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+      5000,
+      'root',
+    );
+    await eventually(() => render(root).includes('*Report ready*'), 30_000, 'root status after the storm');
+    const progress = h.slack.thread('C1', root.ts).find((m) => isProgress(m))!;
+    expect(render(progress)).toMatch(/^:white_check_mark: \*Research complete\* · 3 agents/);
+    const limited = h.slack.calls.filter((c) => c.method === 'chat.update' && c.status === 429);
+    expect(limited.length).toBe(8);
+    // Edits waited out each Retry-After instead of hammering: successive 429s are about a second apart.
+    const gaps = limited.slice(1).map((c, i) => c.at - limited[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
+  }, 60_000);
+});
+
+describe('restarts', () => {
+  it('resumes a session after a worker restart and keeps editing the same messages', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 4, delayMs: 150 }));
+    const first = await h.start();
+    await signedPost(
+      first.url,
+      slashCommand('History of the transistor', 'UANN', h.slack.responseUrl('cmd')),
+      FORM,
+    );
+    const root = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+      5000,
+      'root',
+    );
+    await eventually(
+      () => h!.slack.thread('C1', root.ts).some((m) => render(m).includes('done, 1 source')),
+      10_000,
+      'first agent done',
+    );
+    await first.stop();
+    const postsBefore = h.slack.calls.filter((c) => c.method === 'chat.postMessage').length;
+    await h.start();
+    await eventually(() => render(root).includes('*Report ready*'), 20_000, 'finished after restart');
+    const thread = h.slack.thread('C1', root.ts);
+    const kinds = thread.map((m) => render(m).split('\n')[0]!.slice(0, 30));
+    expect(thread.filter((m) => render(m).startsWith(':clipboard:'))).toHaveLength(1);
+    const progress = thread.filter((m) => isProgress(m));
+    expect(progress).toHaveLength(1);
+    expect(render(progress[0]!)).toMatch(/^:white_check_mark: \*Research complete\* · 4 agents/);
+    expect(kinds.filter((k) => k.startsWith('*Report*'))).toHaveLength(1);
+    // After the restart only the report and sources were posted; everything else was edited.
+    expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage').length - postsBefore).toBe(2);
+    expect((await storedSessions(h))[0]!.status).toBe('done');
+  }, 40_000);
+});
+
+describe('requests the app refuses or answers with help', () => {
+  it('rejects a bad signature with 401 and runs nothing', async () => {
+    h = await slackHarness(new RuleLlm());
+    const app = await h.start();
+    const res = await signedPost(app.url, slashCommand('Anything', 'UANN', h.slack.responseUrl('x')), FORM, {
+      secret: 'wrong',
+    });
+    expect(res.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.slack.calls.filter((c) => c.method !== 'auth.test')).toEqual([]);
+    expect(await storedSessions(h)).toEqual([]);
+  });
+
+  it('answers usage for no text and unknown sub-commands, and a clear sentence for an over-long question or a channel it is not in', async () => {
+    h = await slackHarness(new RuleLlm());
+    const app = await h.start();
+    const ack = async (text: string, channel = 'C1') =>
+      JSON.parse(
+        (
+          await signedPost(
+            app.url,
+            slashCommand(text, 'UANN', h!.slack.responseUrl(text.slice(0, 8) || 'empty'), {
+              channel_id: channel,
+            }),
+            FORM,
+          )
+        ).body || '{}',
+      );
+    expect((await ack('')).text).toContain('`/research <question>`');
+    expect((await ack('help')).text).toContain('`/research status`');
+    const unknown = await ack('frobnicate');
+    expect(unknown).toMatchObject({ response_type: 'ephemeral' });
+    expect(unknown.text).toMatch(/^`frobnicate` is not a sub-command/);
+
+    await ack('why '.repeat(625).trim());
+    const long = await eventually(
+      () => h!.slack.responses.find((r) => String(r.body.text).startsWith('Your question is')),
+      5000,
+      'length reply',
+    );
+    expect(long.body.text).toBe(
+      'Your question is 2,499 characters long; the limit is 2,000. Shorten it, and add details when I ask my clarifying questions.',
+    );
+    h.slack.notInChannel.add('C9');
+    await ack('What changed in EU AI rules in 2025?', 'C9');
+    const invite = await eventually(
+      () => h!.slack.responses.find((r) => String(r.body.text).startsWith('I am not a member')),
+      5000,
+      'invite reply',
+    );
+    expect(invite.body.response_type).toBe('ephemeral');
+    expect(await storedSessions(h)).toEqual([]);
+    expect((await signedPost(app.url.replace('/slack/events', '/healthz'), '', FORM)).status).toBe(404);
+    expect((await fetch(app.url.replace('/slack/events', '/healthz'))).status).toBe(200);
   });
 });

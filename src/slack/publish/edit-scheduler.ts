@@ -87,11 +87,20 @@ export class EditScheduler {
     this.pump(target.team);
   }
 
-  /** Resolves once the latest content of this message has been delivered (or given up on). */
-  flush(target: EditTarget): Promise<void> {
+  /**
+   * Resolves once the latest content of this message has been delivered (or
+   * given up on), or after `timeoutMs` however long Slack keeps saying 429.
+   */
+  flush(target: EditTarget, timeoutMs = 120_000): Promise<void> {
     const state = this.teams.get(target.team)?.messages.get(`${target.channel}:${target.ts}`);
     if (!state || (state.sent === state.version && !state.inFlight)) return Promise.resolve();
-    return new Promise((resolve) => state.waiters.push(resolve));
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      state.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   stop(): void {

@@ -161,20 +161,21 @@ export class ThreadPublisher implements SessionSurface {
   }
 
   private async finishProgress(ending: Ending): Promise<void> {
-    const target = this.target('progress');
-    if (!target) return;
-    this.deps.edits.update(target, progressMessage(this.progress, this.elapsed(), this.row.id, ending));
+    if (this.owned.has('progress')) {
+      await this.edit('progress', progressMessage(this.progress, this.elapsed(), this.row.id, ending));
+    }
+  }
+
+  /** Every edit goes through the shared scheduler: the workspace's budget and 429s apply to it too. */
+  private async edit(role: string, message: SlackMessage): Promise<void> {
+    const target = this.target(role)!;
+    this.deps.edits.update(target, message);
     await this.deps.edits.flush(target);
   }
 
   private async finishRoot(ending: Ending): Promise<void> {
-    const root = this.owned.get('root');
-    if (root) {
-      await this.deps.api.update(
-        root.channelId,
-        root.ts,
-        rootMessage(this.row.requester, this.row.question, ending),
-      );
+    if (this.owned.has('root')) {
+      await this.edit('root', rootMessage(this.row.requester, this.row.question, ending));
       return;
     }
     const mention = this.owned.get('mention');
@@ -208,9 +209,8 @@ export class ThreadPublisher implements SessionSurface {
   }
 
   private async put(role: string, message: SlackMessage): Promise<void> {
-    const existing = this.owned.get(role);
-    if (existing) {
-      await this.deps.api.update(existing.channelId, existing.ts, message);
+    if (this.owned.has(role)) {
+      await this.edit(role, message);
       return;
     }
     const ts = await this.deps.api.post(this.row.channelId, message, this.row.threadTs);
