@@ -408,3 +408,83 @@ describe('requests the app refuses or answers with help', () => {
     expect((await fetch(app.url.replace('/slack/events', '/healthz'))).status).toBe(200);
   });
 });
+
+describe('DMs, status and admins', () => {
+  it('researches a DM in a thread, lists it in /research status, and /research cancel says when nothing is running', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    const ts = userTs();
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'message',
+        channel: 'D1',
+        channel_type: 'im',
+        user: 'UANN',
+        text: 'How do tides work?',
+        ts,
+      }),
+      JSON_TYPE,
+    );
+    await eventually(
+      () => h!.slack.reactionsOn('D1', ts).includes('white_check_mark'),
+      10_000,
+      'DM research',
+    );
+    expect(h.slack.thread('D1', ts).some((m) => render(m).startsWith('*Report*'))).toBe(true);
+
+    await signedPost(app.url, slashCommand('status', 'UANN', h.slack.responseUrl('status')), FORM);
+    const status = await eventually(
+      () => h!.slack.responses.find((r) => r.url.endsWith('/status')),
+      5000,
+      'status',
+    );
+    expect(status.body.text).toContain('*Recent*\n• done · <https://test.slack.com/archives/D1/p');
+    expect(status.body.text).toContain('|How do tides work?>');
+
+    await signedPost(app.url, slashCommand('cancel', 'UANN', h.slack.responseUrl('cancel')), FORM);
+    const cancel = await eventually(
+      () => h!.slack.responses.find((r) => r.url.endsWith('/cancel')),
+      5000,
+      'cancel',
+    );
+    expect(cancel.body.text).toBe('You have no research running.');
+  });
+
+  it('lets a workspace admin cancel someone else’s research while it waits for answers', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1, questions: '1. Which market?' }));
+    h.slack.admins.add('UADMIN');
+    const app = await h.start();
+    await signedPost(
+      app.url,
+      slashCommand('Size the market for home batteries', 'UANN', h.slack.responseUrl('cmd')),
+      FORM,
+    );
+    const root = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+      5000,
+      'root',
+    );
+    const clarify = await eventually(
+      () => h!.slack.thread('C1', root.ts).find((m) => render(m).includes('Which market?')),
+      5000,
+      'questions',
+    );
+    const sessionId = (clarify.blocks.at(-1) as { elements: { value: string }[] }).elements[1]!.value;
+    await signedPost(
+      app.url,
+      buttonClick(
+        'research_cancel',
+        sessionId,
+        'UADMIN',
+        { channel: 'C1', ts: clarify.ts, threadTs: root.ts },
+        h.slack.responseUrl('admin'),
+      ),
+      FORM,
+    );
+    await eventually(() => render(root).includes('*Cancelled* by <@UADMIN>'), 5000, 'cancelled');
+    expect(render(clarify)).toContain(':no_entry: *Cancelled* by <@UADMIN>');
+    expect(clarify.blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect((await storedSessions(h))[0]!.status).toBe('cancelled');
+  });
+});
