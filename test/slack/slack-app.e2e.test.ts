@@ -488,3 +488,29 @@ describe('DMs, status and admins', () => {
     expect((await storedSessions(h))[0]!.status).toBe('cancelled');
   });
 });
+
+describe('failures', () => {
+  it('says in the thread, in one sentence with the session id, when research fails', async () => {
+    const broken = {
+      async complete(): Promise<never> {
+        throw new Error('model exploded');
+      },
+    };
+    h = await slackHarness(broken, { LLM_MAX_RETRIES: '0' });
+    const app = await h.start();
+    await signedPost(app.url, slashCommand('Why is the sky blue?', 'UANN', h.slack.responseUrl('cmd')), FORM);
+    const root = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+      5000,
+      'root',
+    );
+    await eventually(() => render(root).includes(':x: *Failed*'), 10_000, 'failed root');
+    const [session] = await storedSessions(h);
+    expect(session!.status).toBe('failed');
+    const notice = h.slack
+      .thread('C1', root.ts)
+      .map(render)
+      .find((t) => t.startsWith(':x: The research failed'));
+    expect(notice).toMatch(new RegExp(`^:x: The research failed: [^\\n]+\\. \\(session ${session!.id}\\)$`));
+  });
+});

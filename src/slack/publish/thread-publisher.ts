@@ -144,7 +144,7 @@ export class ThreadPublisher implements SessionSurface {
     if (settled.kind === 'failed') {
       await this.put(
         'notice',
-        noticeMessage(`:x: The research failed: ${safeText(settled.message)} (session ${id})`),
+        noticeMessage(`:x: The research failed: ${safeText(sentence(settled.message))} (session ${id})`),
       );
     }
     if (report && settled.kind !== 'failed') {
@@ -262,4 +262,9 @@ export class ThreadPublisher implements SessionSurface {
   private now(): number {
     return this.deps.clock.now();
   }
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
