@@ -105,6 +105,8 @@ export async function serveCommand(
   logger.info({ running: worker.running().length }, 'draining');
   await app.stop();
   await worker.stop();
+  // Final states of sessions that just ended are still worth delivering; not forever, though.
+  await edits.drain(5000);
   edits.stop();
   logger.info({}, 'stopped');
   return 0;

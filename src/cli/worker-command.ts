@@ -65,6 +65,7 @@ export async function workerCommand(
   await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
   logger.info({ running: worker.running().length }, 'draining');
   await worker.stop();
+  await slack?.edits.drain(5000);
   slack?.edits.stop();
   logger.info({}, 'worker stopped');
   return 0;

@@ -80,7 +80,11 @@ describe('the Slack app, end to end', () => {
     expect(file.content).toContain('# How do heat pumps compare with gas boilers?');
     expect(file.threadTs).toBe(root.ts);
     const progress = h.slack.thread('C1', root.ts).find((m) => isProgress(m))!;
-    expect(render(progress)).toMatch(/^:white_check_mark: \*Research complete\* · 2 agents · 2 sources/);
+    await eventually(
+      () => /^:white_check_mark: \*Research complete\* · 2 agents · 2 sources/.test(render(progress)),
+      5000,
+      'final progress',
+    );
     expect(progress.blocks.some((b) => b.type === 'actions')).toBe(false);
     await eventually(() => render(root).includes('*Report ready*'), 5000, 'root status');
     expect(render(root)).toContain('|read the report>');
@@ -237,7 +241,11 @@ describe('cancel', () => {
     await click('UANN', 'ann');
     await eventually(() => render(root).includes('*Cancelled* by <@UANN>'), 10_000, 'cancelled root');
     const thread = h.slack.thread('C1', root.ts).map(render);
-    expect(render(progress)).toMatch(/^:no_entry: \*Research cancelled\*/);
+    await eventually(
+      () => /^:no_entry: \*Research cancelled\*/.test(render(progress)),
+      5000,
+      'final progress',
+    );
     expect(
       thread.some((t) =>
         t.startsWith(':no_entry: Research cancelled by <@UANN>. Here is what was found so far.'),
@@ -307,12 +315,18 @@ describe('rate limits', () => {
     );
     await eventually(() => render(root).includes('*Report ready*'), 30_000, 'root status after the storm');
     const progress = h.slack.thread('C1', root.ts).find((m) => isProgress(m))!;
-    expect(render(progress)).toMatch(/^:white_check_mark: \*Research complete\* · 3 agents/);
+    await eventually(
+      () => /^:white_check_mark: \*Research complete\* · 3 agents/.test(render(progress)),
+      5000,
+      'final progress',
+    );
     const limited = h.slack.calls.filter((c) => c.method === 'chat.update' && c.status === 429);
     expect(limited.length).toBe(8);
-    // Edits waited out each Retry-After instead of hammering: successive 429s are about a second apart.
+    // Edits waited out each Retry-After instead of hammering: after a 429 nothing new is sent for a
+    // second; only edits already in flight at that moment (same burst) can arrive together.
     const gaps = limited.slice(1).map((c, i) => c.at - limited[i]!.at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
+    expect(gaps.every((g) => g < 100 || g >= 900)).toBe(true);
+    expect(gaps.filter((g) => g >= 900).length).toBeGreaterThanOrEqual(3);
   }, 60_000);
 });
 
@@ -344,7 +358,11 @@ describe('restarts', () => {
     expect(thread.filter((m) => render(m).startsWith(':clipboard:'))).toHaveLength(1);
     const progress = thread.filter((m) => isProgress(m));
     expect(progress).toHaveLength(1);
-    expect(render(progress[0]!)).toMatch(/^:white_check_mark: \*Research complete\* · 4 agents/);
+    await eventually(
+      () => /^:white_check_mark: \*Research complete\* · 4 agents/.test(render(progress[0]!)),
+      5000,
+      'final progress',
+    );
     expect(kinds.filter((k) => k.startsWith('*Report*'))).toHaveLength(1);
     // After the restart only the report and sources were posted; everything else was edited.
     expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage').length - postsBefore).toBe(2);

@@ -31,6 +31,8 @@ interface MessageState {
   inFlight: boolean;
   lastSentAt: number;
   waitingSince: number;
+  /** The last state of a finished session: sent before any live refresh. */
+  final: boolean;
   waiters: (() => void)[];
 }
 
@@ -63,8 +65,12 @@ export class EditScheduler {
     this.now = options.now ?? Date.now;
   }
 
-  /** Replaces whatever was waiting for this message with `message`. */
-  update(target: EditTarget, message: SlackMessage): void {
+  /**
+   * Replaces whatever was waiting for this message with `message`. A `final`
+   * edit (a session's last state) goes before live refreshes, so finished
+   * sessions are never starved by running ones when the budget is short.
+   */
+  update(target: EditTarget, message: SlackMessage, options: { final?: boolean } = {}): void {
     const team = this.team(target.team);
     const key = `${target.channel}:${target.ts}`;
     let state = team.messages.get(key);
@@ -77,6 +83,7 @@ export class EditScheduler {
         inFlight: false,
         lastSentAt: 0,
         waitingSince: 0,
+        final: false,
         waiters: [],
       };
       team.messages.set(key, state);
@@ -84,6 +91,7 @@ export class EditScheduler {
     if (state.sent === state.version) state.waitingSince = this.now();
     state.latest = message;
     state.version += 1;
+    state.final = Boolean(options.final);
     this.pump(target.team);
   }
 
@@ -101,6 +109,16 @@ export class EditScheduler {
         resolve();
       });
     });
+  }
+
+  /** Waits (at most `timeoutMs`) until every pending edit has gone out: for shutdown. */
+  async drain(timeoutMs: number): Promise<void> {
+    const pending = [...this.teams.values()].flatMap((team) =>
+      [...team.messages.values()]
+        .filter((m) => m.sent !== m.version || m.inFlight)
+        .map((m) => this.flush(m.target, timeoutMs)),
+    );
+    await Promise.all(pending);
   }
 
   stop(): void {
@@ -134,7 +152,7 @@ export class EditScheduler {
         if (state.inFlight || state.sent === state.version) continue;
         const due = state.lastSentAt + minIntervalMs;
         if (due > now) earliest = Math.min(earliest, due);
-        else if (!next || state.waitingSince < next.waitingSince) next = state;
+        else if (!next || ahead(state, next)) next = state;
       }
       if (!next) {
         if (Number.isFinite(earliest)) this.wake(teamId, team, earliest);
@@ -195,4 +213,10 @@ export class EditScheduler {
       Math.max(0, at - this.now()),
     );
   }
+}
+
+/** Finals first, then whoever has waited longest. */
+function ahead(a: MessageState, b: MessageState): boolean {
+  if (a.final !== b.final) return a.final;
+  return a.waitingSince < b.waitingSince;
 }

@@ -131,7 +131,7 @@ export class ThreadPublisher implements SessionSurface {
       ending = { kind: 'failed', reason: settled.message };
     }
 
-    await this.finishProgress(ending);
+    this.finishProgress(ending);
     if (settled.kind === 'cancelled') {
       const by = ending.kind === 'cancelled' && ending.by ? ` by <@${ending.by}>` : '';
       await this.put(
@@ -160,9 +160,17 @@ export class ThreadPublisher implements SessionSurface {
     await this.finishRoot(ending);
   }
 
-  private async finishProgress(ending: Ending): Promise<void> {
-    if (this.owned.has('progress')) {
-      await this.edit('progress', progressMessage(this.progress, this.elapsed(), this.row.id, ending));
+  /**
+   * The last states of the progress and root messages are handed to the
+   * scheduler as finals without waiting for them: under a saturated edit
+   * budget they go out first, and the worker moves on.
+   */
+  private finishProgress(ending: Ending): void {
+    const target = this.target('progress');
+    if (target) {
+      this.deps.edits.update(target, progressMessage(this.progress, this.elapsed(), this.row.id, ending), {
+        final: true,
+      });
     }
   }
 
@@ -174,8 +182,11 @@ export class ThreadPublisher implements SessionSurface {
   }
 
   private async finishRoot(ending: Ending): Promise<void> {
-    if (this.owned.has('root')) {
-      await this.edit('root', rootMessage(this.row.requester, this.row.question, ending));
+    const root = this.target('root');
+    if (root) {
+      this.deps.edits.update(root, rootMessage(this.row.requester, this.row.question, ending), {
+        final: true,
+      });
       return;
     }
     const mention = this.owned.get('mention');

@@ -89,4 +89,23 @@ describe('EditScheduler', () => {
     expect(calls.map((c) => c.text)).toEqual(['too long', 'fine']);
     expect(scheduler.stats.failed).toBe(1);
   });
+
+  it('sends the final states of finished sessions before live refreshes when the budget is short', async () => {
+    const { calls, send } = recorder();
+    const scheduler = new EditScheduler(send, {
+      minIntervalMs: 0,
+      perMinute: 2,
+      windowMs: 300,
+      logger: silentLogger,
+    });
+    // Use up the window, then queue three refreshes and one final.
+    scheduler.update(target('T1', 'a'), msg('a1'));
+    scheduler.update(target('T1', 'b'), msg('b1'));
+    for (const ts of ['c', 'd', 'e']) scheduler.update(target('T1', ts), msg(`${ts} refresh`));
+    scheduler.update(target('T1', 'z'), msg('z final'), { final: true });
+    await scheduler.drain(5000);
+    scheduler.stop();
+    expect(calls.map((c) => c.text).slice(2, 3)).toEqual(['z final']);
+    expect(calls).toHaveLength(6);
+  });
 });
