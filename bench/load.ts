@@ -1,0 +1,167 @@
+// Load: the real app in HTTP mode (Bolt + worker + publisher + Postgres) with
+// the fake Slack server and a scripted model; N concurrent sessions started
+// through signed slash commands.   npm run bench:load   (LOAD_SESSIONS=100)
+import pg from 'pg';
+import { serveCommand } from '../src/cli/serve-command.js';
+import { engineDeps, engineSettings, openStore, withKnowledgeBase } from '../src/compose.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
+import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
+import { pageServer } from '../test/helpers/page-server.js';
+import { BOT_TOKEN, FORM, SIGNING_SECRET, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
+import { benchDatabase, writeStats } from './lib/bench-database.js';
+import { BenchLlm } from './lib/bench-llm.js';
+import { fmt, percentile, report } from './lib/stats.js';
+
+const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 100);
+const MODEL_MS = Number(process.env.LOAD_MODEL_MS ?? 500);
+const CHANNELS = 20;
+
+const database = await benchDatabase('load');
+const slack = await fakeSlackServer({ updatesPerMinute: 50 });
+const model = await fakeOpenAiServer(new BenchLlm({ latencyMs: MODEL_MS, cycles: 2, agents: 2 }));
+const search = await pageServer({
+  '/search': (req, res) => {
+    const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        results: [
+          { url: `https://example.com/${q.replace(/\W+/g, '-')}`, title: q, content: `All about ${q}.` },
+        ],
+      }),
+    );
+  },
+});
+const env = {
+  OPENAI_API_KEY: 'sk-bench',
+  OPENAI_BASE_URL: model.baseUrl,
+  RESEARCH_MODEL: 'gpt-4.1',
+  SEARXNG_URL: search.url('/'),
+  DATABASE_URL: database.url,
+  SLACK_BOT_TOKEN: BOT_TOKEN,
+  SLACK_SIGNING_SECRET: SIGNING_SECRET,
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  MAX_CONCURRENT_SESSIONS: String(SESSIONS),
+  MAX_SESSIONS_PER_USER: '1',
+  LOG_LEVEL: 'silent',
+};
+const config = loadConfig(env);
+const logger = createLogger('silent');
+const { db, sessions } = await openStore(config);
+const engine = await withKnowledgeBase(engineDeps(config, logger), db);
+const stop = new AbortController();
+let listening!: (port: number | undefined) => void;
+const portReady = new Promise<number | undefined>((resolve) => {
+  listening = resolve;
+});
+const served = serveCommand(config, db, sessions, engine, engineSettings(config), logger, stop.signal, {
+  onListening: listening,
+  pollMs: 100,
+});
+const url = `http://127.0.0.1:${await portReady}/slack/events`;
+const probe = new pg.Client({ connectionString: database.url });
+await probe.connect();
+const count = async (where: string) =>
+  Number((await probe.query(`SELECT count(*)::int AS n FROM sessions WHERE ${where}`)).rows[0].n);
+
+globalThis.gc?.();
+const baseline = process.memoryUsage();
+const writesBefore = await writeStats(database.url);
+let peak = { rss: 0, heap: 0, active: 0 };
+const sampler = setInterval(async () => {
+  const active = await count("status IN ('queued', 'running', 'reporting')").catch(() => 0);
+  const memory = process.memoryUsage();
+  if (active >= peak.active) peak = { rss: memory.rss, heap: memory.heapUsed, active };
+}, 250);
+
+console.log(`load: ${SESSIONS} concurrent sessions via signed /research commands, model ${MODEL_MS} ms/call`);
+const started = Date.now();
+const acks = await Promise.all(
+  Array.from({ length: SESSIONS }, (_, i) =>
+    signedPost(
+      url,
+      slashCommand(
+        `Benchmark question number ${i + 1} about storage`,
+        `U${1000 + i}`,
+        slack.responseUrl(`c${i}`),
+        {
+          channel_id: `C${(i % CHANNELS) + 1}`,
+        },
+      ),
+      FORM,
+    ),
+  ),
+);
+const failedAcks = acks.filter((a) => a.status !== 200).length;
+const doneTimes: number[] = [];
+for (let seen = 0; seen < SESSIONS; ) {
+  await new Promise((r) => setTimeout(r, 250));
+  const done = await count("status IN ('done', 'failed', 'cancelled')");
+  for (; seen < done; seen++) doneTimes.push(Date.now() - started);
+  if (Date.now() - started > 20 * 60_000)
+    throw new Error(`only ${done} of ${SESSIONS} sessions finished in 20 minutes`);
+}
+const failed = await count("status <> 'done'");
+const allDone = Date.now() - started;
+// Final edits (progress summary, root status) are delivered after the sessions end, within the edit budget.
+const finalsDone = await waitFor(async () => {
+  const roots = slack.messages.filter((m) => !m.threadTs);
+  return (
+    roots.length === SESSIONS && roots.every((m) => m.text.includes('Deep research') && m.history.length > 1)
+  );
+}, 15 * 60_000);
+clearInterval(sampler);
+await new Promise((r) => setTimeout(r, 1500));
+const writesAfter = await writeStats(database.url);
+
+const ackMs = acks.map((a) => a.ms);
+const updates = slack.calls.filter((c) => c.method === 'chat.update');
+const limited = slack.calls.filter((c) => c.status === 429);
+const figures = {
+  sessions: SESSIONS,
+  modelMs: MODEL_MS,
+  failedAcks,
+  failedSessions: failed,
+  ackP50Ms: Number(fmt(percentile(ackMs, 50))),
+  ackP99Ms: Number(fmt(percentile(ackMs, 99))),
+  allSessionsDoneS: Number(fmt(allDone / 1000)),
+  sessionsPerMinute: Number(fmt(SESSIONS / (allDone / 60_000))),
+  medianSessionS: Number(fmt(percentile(doneTimes, 50) / 1000)),
+  finalEditsDeliveredS: finalsDone === null ? null : Number(fmt(finalsDone / 1000)),
+  chatUpdatesPerSession: Number(fmt(updates.filter((c) => c.status === 200).length / SESSIONS, 2)),
+  postsPerSession: Number(
+    fmt(slack.calls.filter((c) => c.method === 'chat.postMessage').length / SESSIONS, 2),
+  ),
+  rateLimited429s: limited.length,
+  peakActiveSessions: peak.active,
+  heapPerActiveSessionKb: peak.active
+    ? Math.round((peak.heap - baseline.heapUsed) / peak.active / 1024)
+    : null,
+  rssPerActiveSessionKb: peak.active ? Math.round((peak.rss - baseline.rss) / peak.active / 1024) : null,
+  dbRowsWrittenPerSession: Math.round((writesAfter.rows - writesBefore.rows) / SESSIONS),
+  dbCommitsPerSession: Math.round((writesAfter.commits - writesBefore.commits) / SESSIONS),
+};
+for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(28)} ${v}`);
+console.log(
+  `p99 ack ${figures.ackP99Ms} ms (target ≤ 100): ${figures.ackP99Ms <= 100 ? 'met' : 'MISSED'}; 429s from our edits: ${limited.length} (target 0): ${limited.length === 0 ? 'met' : 'MISSED'}`,
+);
+report('load', figures);
+
+stop.abort();
+await served;
+await db.close();
+await probe.end();
+await Promise.all([slack.close(), model.close(), search.close()]);
+await database.drop();
+process.exit(0);
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number | null> {
+  const begin = Date.now();
+  while (Date.now() - begin < timeoutMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return null;
+}
