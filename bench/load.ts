@@ -1,11 +1,13 @@
-// Load: the real app in HTTP mode (Bolt + worker + publisher + Postgres) with
-// the fake Slack server and a scripted model; N concurrent sessions started
-// through signed slash commands.   npm run bench:load   (LOAD_SESSIONS=100)
+// Load: the real app (`deep-research serve`, HTTP mode, in its own process as in
+// production) with the fake Slack server and a scripted model served from this
+// process; N concurrent sessions started through signed slash commands.
+//   npm run bench:load   (LOAD_SESSIONS=100, LOAD_MODEL_MS=500)
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import pg from 'pg';
-import { serveCommand } from '../src/cli/serve-command.js';
-import { engineDeps, engineSettings, openStore, withKnowledgeBase } from '../src/compose.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
 import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { pageServer } from '../test/helpers/page-server.js';
@@ -33,48 +35,50 @@ const search = await pageServer({
     );
   },
 });
-const env = {
-  OPENAI_API_KEY: 'sk-bench',
-  OPENAI_BASE_URL: model.baseUrl,
-  RESEARCH_MODEL: 'gpt-4.1',
-  SEARXNG_URL: search.url('/'),
-  DATABASE_URL: database.url,
-  SLACK_BOT_TOKEN: BOT_TOKEN,
-  SLACK_SIGNING_SECRET: SIGNING_SECRET,
-  SLACK_API_URL: slack.apiUrl,
-  PORT: '0',
-  MAX_CONCURRENT_SESSIONS: String(SESSIONS),
-  MAX_SESSIONS_PER_USER: '1',
-  LOG_LEVEL: 'silent',
-};
-const config = loadConfig(env);
-const logger = createLogger('silent');
-const { db, sessions } = await openStore(config);
-const engine = await withKnowledgeBase(engineDeps(config, logger), db);
-const stop = new AbortController();
-let listening!: (port: number | undefined) => void;
-const portReady = new Promise<number | undefined>((resolve) => {
-  listening = resolve;
-});
-const served = serveCommand(config, db, sessions, engine, engineSettings(config), logger, stop.signal, {
-  onListening: listening,
-  pollMs: 100,
-});
-const url = `http://127.0.0.1:${await portReady}/slack/events`;
+const port = await freePort();
+// BENCH_APP_NODE_FLAGS (e.g. "--cpu-prof") profiles the app process.
+const appFlags = process.env.BENCH_APP_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+const app = spawn(
+  process.execPath,
+  [...appFlags, join(import.meta.dirname, '../bin/deep-research.js'), 'serve'],
+  {
+    env: {
+      ...process.env,
+      OPENAI_API_KEY: 'sk-bench',
+      OPENAI_BASE_URL: model.baseUrl,
+      RESEARCH_MODEL: 'gpt-4.1',
+      SEARCH_PROVIDER: 'searxng',
+      SEARXNG_URL: search.url('/'),
+      DATABASE_URL: database.url,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: String(port),
+      MAX_CONCURRENT_SESSIONS: String(SESSIONS),
+      MAX_SESSIONS_PER_USER: '1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
+const health = `http://127.0.0.1:${port}/healthz`;
+const url = `http://127.0.0.1:${port}/slack/events`;
+await waitUntil(async () => (await fetch(health).catch(() => null))?.ok ?? false, 60_000, 'the app to start');
+
 const probe = new pg.Client({ connectionString: database.url });
 await probe.connect();
 const count = async (where: string) =>
   Number((await probe.query(`SELECT count(*)::int AS n FROM sessions WHERE ${where}`)).rows[0].n);
-
-globalThis.gc?.();
-const baseline = process.memoryUsage();
+type Health = { running: number; rssBytes: number; heapUsedBytes: number };
+const sample = async () => (await (await fetch(health)).json()) as Health;
+const baseline = await sample();
 const writesBefore = await writeStats(database.url);
 let peak = { rss: 0, heap: 0, active: 0 };
 const sampler = setInterval(async () => {
-  const active = await count("status IN ('queued', 'running', 'reporting')").catch(() => 0);
-  const memory = process.memoryUsage();
-  if (active >= peak.active) peak = { rss: memory.rss, heap: memory.heapUsed, active };
-}, 250);
+  const now = await sample().catch(() => null);
+  if (now && now.running >= peak.active)
+    peak = { rss: now.rssBytes, heap: now.heapUsedBytes, active: now.running };
+}, 200);
 
 console.log(`load: ${SESSIONS} concurrent sessions via signed /research commands, model ${MODEL_MS} ms/call`);
 const started = Date.now();
@@ -105,12 +109,10 @@ for (let seen = 0; seen < SESSIONS; ) {
 }
 const failed = await count("status <> 'done'");
 const allDone = Date.now() - started;
-// Final edits (progress summary, root status) are delivered after the sessions end, within the edit budget.
-const finalsDone = await waitFor(async () => {
+// The last edits (progress summary, root status) go out after the sessions end, within the edit budget.
+const finalsDone = await timeUntil(() => {
   const roots = slack.messages.filter((m) => !m.threadTs);
-  return (
-    roots.length === SESSIONS && roots.every((m) => m.text.includes('Deep research') && m.history.length > 1)
-  );
+  return roots.length === SESSIONS && roots.every((m) => m.history.length > 1);
 }, 15 * 60_000);
 clearInterval(sampler);
 await new Promise((r) => setTimeout(r, 1500));
@@ -137,31 +139,49 @@ const figures = {
   rateLimited429s: limited.length,
   peakActiveSessions: peak.active,
   heapPerActiveSessionKb: peak.active
-    ? Math.round((peak.heap - baseline.heapUsed) / peak.active / 1024)
+    ? Math.round((peak.heap - baseline.heapUsedBytes) / peak.active / 1024)
     : null,
-  rssPerActiveSessionKb: peak.active ? Math.round((peak.rss - baseline.rss) / peak.active / 1024) : null,
+  rssPerActiveSessionKb: peak.active ? Math.round((peak.rss - baseline.rssBytes) / peak.active / 1024) : null,
   dbRowsWrittenPerSession: Math.round((writesAfter.rows - writesBefore.rows) / SESSIONS),
   dbCommitsPerSession: Math.round((writesAfter.commits - writesBefore.commits) / SESSIONS),
 };
 for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(28)} ${v}`);
 console.log(
-  `p99 ack ${figures.ackP99Ms} ms (target ≤ 100): ${figures.ackP99Ms <= 100 ? 'met' : 'MISSED'}; 429s from our edits: ${limited.length} (target 0): ${limited.length === 0 ? 'met' : 'MISSED'}`,
+  `p99 ack ${figures.ackP99Ms} ms (target ≤ 100): ${figures.ackP99Ms <= 100 ? 'met' : 'MISSED'}; ` +
+    `429s from our edits: ${limited.length} (target 0): ${limited.length === 0 ? 'met' : 'MISSED'}`,
 );
 report('load', figures);
 
-stop.abort();
-await served;
-await db.close();
+app.kill('SIGTERM');
+await once(app, 'exit');
 await probe.end();
 await Promise.all([slack.close(), model.close(), search.close()]);
 await database.drop();
 process.exit(0);
 
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<number | null> {
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const begin = Date.now();
+  while (!(await check())) {
+    if (Date.now() - begin > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function timeUntil(check: () => boolean, timeoutMs: number): Promise<number | null> {
   const begin = Date.now();
   while (Date.now() - begin < timeoutMs) {
-    if (await check()) return Date.now() - started;
+    if (check()) return Date.now() - started;
     await new Promise((r) => setTimeout(r, 250));
   }
   return null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address() as AddressInfo;
+      server.close(() => resolve(free));
+    });
+  });
 }

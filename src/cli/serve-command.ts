@@ -51,7 +51,11 @@ export async function serveCommand(
       apiUrl: slack.apiUrl,
       port: slack.port,
       logger,
-      healthy: () => db.pool.query('SELECT 1').then(() => true),
+      health: async () => {
+        await db.pool.query('SELECT 1');
+        const memory = process.memoryUsage();
+        return { running: worker.running().length, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed };
+      },
     },
     (api) => {
       service = new SlackSessions({

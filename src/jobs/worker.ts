@@ -74,6 +74,8 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
           active.delete(claim.id),
         );
         active.set(claim.id, { controller, done });
+        // Let waiting I/O (Slack requests in `serve`) in between claims when many sessions arrive at once.
+        await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
       if (claim) await deps.leases.release(claim.id);

@@ -15,8 +15,8 @@ export interface SlackAppOptions {
   apiUrl?: string;
   port: number;
   logger: Logger;
-  /** Answers /healthz: true when the database answers. */
-  healthy: () => Promise<boolean>;
+  /** Answers /healthz with 200 and these figures, or 503 when it throws (the database is down). */
+  health: () => Promise<Record<string, unknown>>;
 }
 
 export interface SlackApp {
@@ -51,12 +51,13 @@ export function createSlackApp(
             path: '/healthz',
             method: ['GET'],
             handler: (_req, res) => {
-              options.healthy().then(
-                (ok) =>
-                  res
-                    .writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' })
-                    .end(ok ? 'ok\n' : 'database unavailable\n'),
-                () => res.writeHead(503, { 'content-type': 'text/plain' }).end('database unavailable\n'),
+              const json = (status: number, body: object) =>
+                res
+                  .writeHead(status, { 'content-type': 'application/json' })
+                  .end(`${JSON.stringify(body)}\n`);
+              options.health().then(
+                (body) => json(200, { status: 'ok', ...body }),
+                () => json(503, { status: 'database unavailable' }),
               );
             },
           },
@@ -80,6 +81,7 @@ export function createSlackApp(
       return;
     }
     await ack();
+    await yieldToPendingRequests();
     const say = (reply: string) => respond({ response_type: 'ephemeral', text: reply });
     try {
       if (!(await once(`command:${command.trigger_id}`))) return;
@@ -196,6 +198,15 @@ export function createSlackApp(
 }
 
 const SORRY = 'Something went wrong on my side; please try again in a minute.';
+
+/**
+ * After acknowledging, let the event loop take in requests that are waiting
+ * before doing this one's database and Slack work: in a burst, every
+ * acknowledgement then goes out before the follow-up work of the others.
+ */
+function yieldToPendingRequests(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 function withoutMention(text: string, botUserId: string | undefined): string {
   const own = botUserId ? new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g') : /^\s*<@[UW][A-Z0-9]+(\|[^>]*)?>/;

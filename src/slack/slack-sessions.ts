@@ -19,6 +19,8 @@ export interface SlackSessionsDeps {
   log: Logger;
   newSessionId: () => string;
   limits: { perUser: number; maxQuestionChars: number };
+  /** How long a new session may wait for a worker before the thread is told it is queued. */
+  queueNoticeMs?: number;
 }
 
 export interface Place {
@@ -262,19 +264,32 @@ export class SlackSessions {
       newSession(id, { question: s.question, previousResearch: s.previousResearch }),
     );
     await this.deps.sessions.recordSlackMessage(id, s.role, s.channelId, s.roleTs);
-    const ahead = await this.deps.leases.queuePosition(id);
-    if (ahead > 0) {
-      await this.deps.api.post(
-        s.channelId,
-        noticeMessage(
-          `:hourglass: Queued behind ${ahead} other research ${ahead === 1 ? 'session' : 'sessions'}; it starts as soon as a worker is free. (session ${id})`,
-        ),
-        s.threadTs,
+    // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
+    const timer = setTimeout(() => {
+      this.tellQueuePosition(id, s.channelId, s.threadTs).catch((err) =>
+        this.deps.log.error({ err, sessionId: id }, 'could not post the queue position'),
       );
-    }
+    }, this.deps.queueNoticeMs ?? 5000);
+    timer.unref();
     this.deps.log.info(
       { sessionId: id, team: s.teamId, channel: s.channelId, turn: s.turn },
       'research requested',
+    );
+  }
+
+  private async tellQueuePosition(id: string, channelId: string, threadTs: string): Promise<void> {
+    const row = await this.deps.sessions.get(id);
+    if (row?.status !== 'queued') return;
+    const ahead = await this.deps.leases.queuePosition(id);
+    if (ahead < 0) return;
+    const others =
+      ahead === 0
+        ? 'It is next in line'
+        : `${ahead} research ${ahead === 1 ? 'session is' : 'sessions are'} ahead of it`;
+    await this.deps.api.post(
+      channelId,
+      noticeMessage(`:hourglass: Waiting for a free research worker. ${others}. (session ${id})`),
+      threadTs,
     );
   }
 

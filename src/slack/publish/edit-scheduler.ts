@@ -38,8 +38,12 @@ interface MessageState {
 
 interface TeamState {
   messages: Map<string, MessageState>;
-  /** When each edit of the last minute went out. */
-  window: number[];
+  /**
+   * The edits of the last window. Each counts from when it was sent until its
+   * answer came back (whichever is later), because Slack counts it somewhere
+   * in between: a slow answer must not let the next window overlap Slack's.
+   */
+  window: { at: number }[];
   pausedUntil: number;
   timer?: NodeJS.Timeout;
   timerAt: number;
@@ -145,7 +149,7 @@ export class EditScheduler {
         this.wake(teamId, team, team.pausedUntil);
         return;
       }
-      while (team.window.length && team.window[0]! <= now - windowMs) team.window.shift();
+      team.window = team.window.filter((entry) => entry.at > now - windowMs);
       let next: MessageState | undefined;
       let earliest = Number.POSITIVE_INFINITY;
       for (const state of team.messages.values()) {
@@ -159,15 +163,22 @@ export class EditScheduler {
         return;
       }
       if (team.window.length >= perMinute) {
-        this.wake(teamId, team, team.window[0]! + windowMs);
+        this.wake(teamId, team, Math.min(...team.window.map((e) => e.at)) + windowMs);
         return;
       }
-      team.window.push(now);
-      this.deliver(teamId, team, next, now);
+      const entry = { at: now };
+      team.window.push(entry);
+      this.deliver(teamId, team, next, now, entry);
     }
   }
 
-  private deliver(teamId: string, team: TeamState, state: MessageState, now: number): void {
+  private deliver(
+    teamId: string,
+    team: TeamState,
+    state: MessageState,
+    now: number,
+    entry: { at: number },
+  ): void {
     const version = state.version;
     state.inFlight = true;
     state.lastSentAt = now;
@@ -193,6 +204,7 @@ export class EditScheduler {
         },
       )
       .finally(() => {
+        entry.at = this.now();
         state.inFlight = false;
         if (state.sent === state.version) {
           for (const resolve of state.waiters.splice(0)) resolve();
