@@ -123,39 +123,8 @@ export async function runCli(
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }
-    if (command === 'worker') {
-      const config = loadConfig(env);
-      const logger = createLogger(config.logLevel ?? 'info');
-      const engine = engineDeps(config, logger);
-      return await withStore(config, async (sessions, db) =>
-        workerCommand(
-          config,
-          db,
-          sessions,
-          await withKnowledgeBase(engine, db),
-          engineSettings(config),
-          logger,
-          io.signal,
-        ),
-      );
-    }
-    if (command === 'serve') {
-      const config = loadConfig(env);
-      requireSlack(config);
-      const logger = createLogger(config.logLevel ?? 'info');
-      const engine = engineDeps(config, logger);
-      return await withStore(config, async (sessions, db) =>
-        serveCommand(
-          config,
-          db,
-          sessions,
-          await withKnowledgeBase(engine, db),
-          engineSettings(config),
-          logger,
-          io.signal,
-        ),
-      );
-    }
+    if (command === 'worker') return await runProcess(env, io, workerCommand);
+    if (command === 'serve') return await runProcess(env, io, serveCommand, requireSlack);
     if (command === 'kb') {
       const [sub, ...paths] = rest;
       const config = loadConfig(env);
@@ -186,6 +155,30 @@ export async function runCli(
     io.stderr.write(`error: ${describeError(error)}\n`);
     return 1;
   }
+}
+
+/** `worker` and `serve`: long-running processes with the engine, the store and the knowledge base. */
+async function runProcess(
+  env: Record<string, string | undefined>,
+  io: Io,
+  command: typeof workerCommand,
+  check: (config: Config) => unknown = () => undefined,
+): Promise<number> {
+  const config = loadConfig(env);
+  check(config);
+  const logger = createLogger(config.logLevel ?? 'info');
+  const engine = engineDeps(config, logger);
+  return withStore(config, async (sessions, db) =>
+    command(
+      config,
+      db,
+      sessions,
+      await withKnowledgeBase(engine, db),
+      engineSettings(config),
+      logger,
+      io.signal,
+    ),
+  );
 }
 
 async function withStore(

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { type Config, requireSlack } from '../config.js';
 import type { EngineDeps } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
 import { runMaintenance } from '../jobs/maintenance.js';
 import { SessionLeases } from '../jobs/session-leases.js';
-import { startWorker } from '../jobs/worker.js';
+import { startWorker, workerName } from '../jobs/worker.js';
 import { systemClock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { createSlackApp } from '../slack/slack-app.js';
@@ -40,7 +39,7 @@ export async function serveCommand(
   options: ServeOptions = {},
 ): Promise<number> {
   const slack = requireSlack(config);
-  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const owner = workerName();
   const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs);
   let service!: SlackSessions;
   const app = createSlackApp(

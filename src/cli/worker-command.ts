@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import type { EngineDeps } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
 import { runMaintenance } from '../jobs/maintenance.js';
 import { SessionLeases } from '../jobs/session-leases.js';
-import { startWorker } from '../jobs/worker.js';
+import { startWorker, workerName } from '../jobs/worker.js';
 import { systemClock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { slackApiFor } from '../slack/slack-api.js';
@@ -29,7 +27,7 @@ export async function workerCommand(
 ): Promise<number> {
   if (db.embedded)
     logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
-  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const owner = workerName();
   // Without Slack credentials this worker cannot publish to threads, so it leaves Slack sessions to others.
   const slack = config.slack.botToken
     ? slackSurfaces(slackApiFor(config.slack.botToken, config.slack.apiUrl), sessions, {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { describeError } from '../engine/errors.js';
 import { runSession, type SessionOutcome } from '../engine/run-session.js';
 import type { EngineDeps } from '../engine/session-context.js';
@@ -36,6 +38,11 @@ export interface Worker {
   running(): string[];
   /** Stops claiming, hands running sessions back at their last checkpoint, and resolves when all have let go. */
   stop(): Promise<void>;
+}
+
+/** A name for this worker's leases that says where it runs: host, process and a random part. */
+export function workerName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 const DRAIN = new Error('worker draining');
