@@ -8,7 +8,8 @@ import { countTokens } from '../src/llm/count-tokens.js';
 import { systemClock } from '../src/ports/clock.js';
 import { silentLogger } from '../src/ports/logger.js';
 import { loadPrompts } from '../src/prompts/load-prompts.js';
-import { BenchLlm, benchSearch } from './lib/bench-llm.js';
+import { RuleLlm } from '../test/fakes/rule-llm.js';
+import { benchSearch } from './lib/bench-search.js';
 import { fmt, median, report } from './lib/stats.js';
 
 const MODEL_MS = 100;
@@ -45,7 +46,7 @@ function settings(agents: number): EngineSettings {
 const criticalPath = CYCLES * (MODEL_MS + 3 * MODEL_MS + TOOL_MS) + 3 * MODEL_MS;
 
 async function once(agents: number): Promise<number> {
-  const llm = new BenchLlm({ latencyMs: MODEL_MS, cycles: CYCLES, agents });
+  const llm = new RuleLlm({ delayMs: MODEL_MS, rounds: CYCLES, agentsPerCycle: agents });
   const state = newSession(`bench-${agents}`, { question: 'Benchmark question', skipClarification: true });
   const started = performance.now();
   const outcome = await runSession(
@@ -68,7 +69,8 @@ async function once(agents: number): Promise<number> {
   const wall = performance.now() - started;
   if (outcome.kind !== 'done') throw new Error(`session ended ${outcome.kind}`);
   const expected = 1 + CYCLES * (1 + 3 * agents) + 2;
-  if (llm.calls !== expected) throw new Error(`expected ${expected} model calls, saw ${llm.calls}`);
+  if (llm.calls.length !== expected)
+    throw new Error(`expected ${expected} model calls, saw ${llm.calls.length}`);
   return wall;
 }
 

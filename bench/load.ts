@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
 import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
+import { RuleLlm } from '../test/fakes/rule-llm.js';
 import { pageServer } from '../test/helpers/page-server.js';
 import { BOT_TOKEN, FORM, SIGNING_SECRET, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
 import { benchDatabase, writeStats } from './lib/bench-database.js';
-import { BenchLlm } from './lib/bench-llm.js';
 import { fmt, percentile, report } from './lib/stats.js';
 
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 100);
@@ -22,7 +22,7 @@ const CHANNELS = 20;
 
 const database = await benchDatabase('load');
 const slack = await fakeSlackServer({ updatesPerMinute: 50 });
-const model = await fakeOpenAiServer(new BenchLlm({ latencyMs: MODEL_MS, cycles: 2, agents: 2 }));
+const model = await fakeOpenAiServer(new RuleLlm({ delayMs: MODEL_MS, rounds: 2, agentsPerCycle: 2 }));
 const search = await pageServer({
   '/search': (req, res) => {
     const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';

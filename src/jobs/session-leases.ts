@@ -78,16 +78,14 @@ export class SessionLeases {
     return rowCount === 1;
   }
 
-  /** Sessions queued ahead of this one and not yet picked up by a worker; -1 once a worker has it. */
+  /** Sessions queued ahead of this one and not yet picked up by a worker. */
   async queuePosition(id: string): Promise<number> {
     const { rows } = await this.pool.query(
-      `SELECT CASE WHEN me.lease_owner IS NOT NULL THEN -1 ELSE
-         (SELECT count(*)::int FROM sessions s
-          WHERE s.status = 'queued' AND s.lease_owner IS NULL AND s.queued_at < me.queued_at) END AS ahead
-       FROM sessions me WHERE me.id = $1`,
+      `SELECT count(*)::int AS ahead FROM sessions s, sessions me
+       WHERE me.id = $1 AND s.status = 'queued' AND s.lease_owner IS NULL AND s.queued_at < me.queued_at`,
       [id],
     );
-    return rows[0]?.ahead ?? -1;
+    return rows[0].ahead;
   }
 
   /** Sessions of this person that are not finished: for the per-user limit. */

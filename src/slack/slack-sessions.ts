@@ -279,9 +279,9 @@ export class SlackSessions {
 
   private async tellQueuePosition(id: string, channelId: string, threadTs: string): Promise<void> {
     const row = await this.deps.sessions.get(id);
+    // A worker's claim makes it 'running' in the same statement, so 'queued' means nobody has it yet.
     if (row?.status !== 'queued') return;
     const ahead = await this.deps.leases.queuePosition(id);
-    if (ahead < 0) return;
     const others =
       ahead === 0
         ? 'It is next in line'

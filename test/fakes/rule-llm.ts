@@ -14,6 +14,8 @@ export class RuleLlm implements Llm {
     private readonly options: {
       delayMs?: number;
       rounds?: number;
+      /** Agents the orchestrator dispatches in one turn (in parallel); 1 by default. */
+      agentsPerCycle?: number;
       /** Agents search the knowledge base for this instead of searching the web for their task. */
       internalQuery?: string;
       /** Ask these clarifying questions instead of calling generate_plan. */
@@ -50,10 +52,14 @@ export class RuleLlm implements Llm {
         return this.options.questions ? { text: this.options.questions } : { tools: [['generate_plan', {}]] };
       case 'plan':
         return { text: Array.from({ length: rounds }, (_, i) => `${i + 1}. Topic ${i + 1}`).join('\n') };
-      case 'orchestrator':
-        return dispatched < rounds
-          ? { tools: [['research_agent', { task: `Topic ${dispatched + 1}` }]] }
-          : { tools: [['generate_report', {}]] };
+      case 'orchestrator': {
+        const perCycle = this.options.agentsPerCycle ?? 1;
+        const tasks = Array.from({ length: perCycle }, (_, a): [string, unknown] => [
+          'research_agent',
+          { task: `Topic ${dispatched * perCycle + a + 1}` },
+        ]);
+        return dispatched < rounds ? { tools: tasks } : { tools: [['generate_report', {}]] };
+      }
       case 'agent': {
         const task = request.messages.find((m) => m.role === 'user')!.content.match(/Topic \d+/)![0];
         const search: [string, unknown] = this.options.internalQuery
