@@ -15,15 +15,23 @@ import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { type Database, openDatabase } from './store/database.js';
 import { migrate } from './store/migrate.js';
+import { OutboxStore } from './store/outbox-store.js';
+import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
+
+/** The database and the repositories over it. */
+export interface Store {
+  db: Database;
+  sessions: SessionStore;
+  lifecycle: SessionLifecycle;
+  outbox: OutboxStore;
+}
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 /** Opens the database (Postgres or the embedded default), brings its schema up to date and applies retention. */
-export async function openStore(
-  config: Config,
-): Promise<{ db: Database; sessions: SessionStore; applied: string[] }> {
+export async function openStore(config: Config): Promise<Store & { applied: string[] }> {
   const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir });
   try {
     const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
@@ -31,7 +39,14 @@ export async function openStore(
     // Retention runs at every start: finished sessions past RETENTION_DAYS, Slack event keys past a day.
     await sessions.purgeSessions(config.database.retentionDays);
     await sessions.purgeProcessedEvents(24);
-    return { db, sessions, applied };
+    const hours = config.slack.deliveryDeadlineHours;
+    return {
+      db,
+      sessions,
+      lifecycle: new SessionLifecycle(db.pool, hours),
+      outbox: new OutboxStore(db.pool, hours),
+      applied,
+    };
   } catch (error) {
     await db.close();
     throw error;

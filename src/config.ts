@@ -95,6 +95,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
   MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
+  DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
 });
 
 const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
@@ -120,6 +121,7 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   SLACK_UPDATES_PER_MINUTE:
     'set it to a whole number from 1 to 100 (Slack allows about 50 message edits a minute per workspace)',
   MAX_QUESTION_CHARS: 'set it to a whole number from 20 to 3000',
+  DELIVERY_DEADLINE_HOURS: 'set it to a number of hours, e.g. 24',
 };
 
 /** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
@@ -167,6 +169,8 @@ export interface Config {
     port: number;
     updatesPerMinute: number;
     maxQuestionChars: number;
+    /** How long Slack writes are retried before a session is undeliverable. */
+    deliveryDeadlineHours: number;
   };
   logLevel?: string;
 }
@@ -236,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       port: e.PORT,
       updatesPerMinute: e.SLACK_UPDATES_PER_MINUTE,
       maxQuestionChars: e.MAX_QUESTION_CHARS,
+      deliveryDeadlineHours: e.DELIVERY_DEADLINE_HOURS,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -7,14 +7,11 @@ import { serveCommand } from './cli/serve-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { workerCommand } from './cli/worker-command.js';
-import { engineDeps, engineSettings, openStore, withKnowledgeBase } from './compose.js';
+import { engineDeps, engineSettings, openStore, type Store, withKnowledgeBase } from './compose.js';
 import { type Config, loadConfig, requireSlack } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
-import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
-import type { Database } from './store/database.js';
-import type { SessionStore } from './store/session-store.js';
 
 const USAGE = `Usage: deep-research <command>
 
@@ -79,11 +76,11 @@ export async function runCli(
       });
       const config = loadConfig(env);
       if (values.background) {
-        return await withStore(config, (sessions, db) =>
+        return await withStore(config, ({ sessions, lifecycle }) =>
           submitCommand(
             {
               sessions,
-              leases: new SessionLeases(db.pool, 'cli', config.jobs.leaseMs),
+              lifecycle,
               newSessionId: randomUUID,
               requester: userInfo().username,
               limit: config.jobs.sessionsPerUser,
@@ -101,13 +98,14 @@ export async function runCli(
         out: values.out,
         json: values.json,
       };
-      return await withStore(config, async (sessions, db) =>
+      return await withStore(config, async ({ sessions, lifecycle, db }) =>
         askCommand(
           {
             engine: await withKnowledgeBase(engine, db),
             settings: engineSettings(config),
             newSessionId: randomUUID,
             sessions,
+            lifecycle,
             requester: userInfo().username,
           },
           options,
@@ -118,8 +116,8 @@ export async function runCli(
     if (command === 'sessions') {
       const [sub, id] = rest;
       const config = loadConfig(env);
-      if (sub === 'list') return await withStore(config, (sessions) => listSessions(sessions, io));
-      if (sub === 'show' && id) return await withStore(config, (sessions) => showSession(sessions, id, io));
+      if (sub === 'list') return await withStore(config, ({ sessions }) => listSessions(sessions, io));
+      if (sub === 'show' && id) return await withStore(config, (store) => showSession(store, id, io));
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }
@@ -129,7 +127,7 @@ export async function runCli(
       const [sub, ...paths] = rest;
       const config = loadConfig(env);
       const run = (task: (store: KnowledgeStore) => Promise<number>) =>
-        withStore(config, (_sessions, db) => task(new KnowledgeStore(db.pool)));
+        withStore(config, ({ db }) => task(new KnowledgeStore(db.pool)));
       if (sub === 'ingest') return await run((store) => kbIngest(store, paths, io));
       if (sub === 'list') return await run((store) => kbList(store, io));
       if (sub === 'remove') return await run((store) => kbRemove(store, paths, io));
@@ -168,12 +166,11 @@ async function runProcess(
   check(config);
   const logger = createLogger(config.logLevel ?? 'info');
   const engine = engineDeps(config, logger);
-  return withStore(config, async (sessions, db) =>
+  return withStore(config, async (store) =>
     command(
       config,
-      db,
-      sessions,
-      await withKnowledgeBase(engine, db),
+      store,
+      await withKnowledgeBase(engine, store.db),
       engineSettings(config),
       logger,
       io.signal,
@@ -181,15 +178,12 @@ async function runProcess(
   );
 }
 
-async function withStore(
-  config: Config,
-  run: (sessions: SessionStore, db: Database) => Promise<number>,
-): Promise<number> {
-  const { db, sessions } = await openStore(config);
+async function withStore(config: Config, run: (store: Store) => Promise<number>): Promise<number> {
+  const store = await openStore(config);
   try {
-    return await run(sessions, db);
+    return await run(store);
   } finally {
-    await db.close();
+    await store.db.close();
   }
 }
 

@@ -31,8 +31,14 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.getPermalink': [],
   'reactions.add': ['reactions:write'],
   'reactions.remove': ['reactions:write'],
-  filesUploadV2: ['files:write'],
+  'files.getUploadURLExternal': ['files:write'],
+  'files.completeUploadExternal': ['files:write'],
   'users.info': ['users:read'],
+  // Opening the requester's DM when a thread cannot be used.
+  'conversations.open': ['im:write'],
+  // Finding a message whose post was answered after a crash, by its metadata.
+  'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+  'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
 };
 
 describe('manifest.yml', () => {

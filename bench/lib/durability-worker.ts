@@ -6,6 +6,7 @@ import { countTokens } from '../../src/llm/count-tokens.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { openDatabase } from '../../src/store/database.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm, ruleSearch } from '../../test/fakes/rule-llm.js';
 import { prompts, testSettings } from '../../test/helpers/engine-harness.js';
@@ -16,6 +17,7 @@ const lease = Number(leaseMs);
 startWorker(
   {
     sessions: new SessionStore(db.pool),
+    lifecycle: new SessionLifecycle(db.pool, 24),
     leases: new SessionLeases(db.pool, owner!, lease),
     engine: {
       llm: new RuleLlm({ delayMs: 300, rounds: 3 }),

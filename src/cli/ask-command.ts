@@ -8,6 +8,7 @@ import { answerClarification, newSession, runSession, type SessionOutcome } from
 import type { EngineDeps } from '../engine/session-context.js';
 import type { FinalReport } from '../engine/session-state.js';
 import type { EngineSettings } from '../engine/settings.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
 import { type Output, TerminalView } from './terminal-view.js';
@@ -25,6 +26,7 @@ export interface AskDeps {
   newSessionId: () => string;
   /** Where the session is recorded, so `sessions show` can print it later. */
   sessions?: SessionStore;
+  lifecycle?: SessionLifecycle;
   requester?: string;
 }
 
@@ -50,9 +52,10 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
   }
   const view = options.json ? null : new TerminalView(io.stdout);
   let state = newSession(deps.newSessionId(), { question, skipClarification: !options.clarify });
-  const recorder = deps.sessions
-    ? new SessionRecorder(deps.sessions, state.sessionId, deps.engine.logger)
-    : null;
+  const recorder =
+    deps.sessions && deps.lifecycle
+      ? new SessionRecorder(deps.sessions, deps.lifecycle, state.sessionId, deps.engine.logger)
+      : null;
   const emit = (event: ResearchEvent) => {
     recorder?.onEvent(event);
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
@@ -65,12 +68,11 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     saveCheckpoint: recorder ? (s) => recorder.checkpoint(s) : async () => {},
   };
   try {
-    await deps.sessions?.create({
+    await deps.lifecycle?.createRunning({
       id: state.sessionId,
       origin: 'cli',
       requester: deps.requester ?? 'cli',
       question,
-      status: 'running',
     });
     view?.print(
       `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
@@ -82,7 +84,7 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
       view?.stop();
       const answer = await askUser(io, outcome.questions, options.json);
       state = answerClarification(outcome.state, answer);
-      recorder?.status('running');
+      await deps.lifecycle?.resume(state.sessionId);
       view?.start();
       outcome = await runSession(engine, deps.settings, state, { signal: io.signal });
     }

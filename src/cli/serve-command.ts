@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Store } from '../compose.js';
 import { type Config, requireSlack } from '../config.js';
 import type { EngineDeps } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
@@ -8,10 +9,9 @@ import { startWorker, workerName } from '../jobs/worker.js';
 import { systemClock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { createSlackApp } from '../slack/slack-app.js';
+import { SlackRateLimits } from '../slack/slack-rate-limits.js';
 import { SlackSessions } from '../slack/slack-sessions.js';
-import { slackSurfaces } from '../slack/slack-surfaces.js';
-import type { Database } from '../store/database.js';
-import type { SessionStore } from '../store/session-store.js';
+import { startSlackDelivery } from '../slack/slack-surfaces.js';
 
 export interface ServeOptions {
   /** Spacing of edits to one message; 3 s in production, shorter in tests. */
@@ -22,16 +22,16 @@ export interface ServeOptions {
 }
 
 /**
- * `deep-research serve`: the Slack app and a worker in one process. The app
- * records requests and answers at once; the worker runs sessions (these and
- * any other worker's) and publishes them to their threads. SIGTERM drains
- * both: the app stops taking requests, running sessions are handed back at
- * their last checkpoint.
+ * `deep-research serve`: the Slack app, a worker and the Slack delivery in one
+ * process. The app records requests and answers at once; the worker runs
+ * sessions (these and any other worker's); the dispatcher delivers every
+ * session's pending Slack writes, including those a stopped process left.
+ * SIGTERM drains: the app stops taking requests, running sessions are handed
+ * back at their last checkpoint, undelivered writes stay in the outbox.
  */
 export async function serveCommand(
   config: Config,
-  db: Database,
-  sessions: SessionStore,
+  store: Store,
   engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>,
   settings: EngineSettings,
   logger: Logger,
@@ -40,7 +40,20 @@ export async function serveCommand(
 ): Promise<number> {
   const slack = requireSlack(config);
   const owner = workerName();
-  const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs);
+  const { db, sessions, lifecycle, outbox } = store;
+  const limits = new SlackRateLimits();
+  const delivery = startSlackDelivery(store, {
+    botToken: slack.botToken,
+    apiUrl: slack.apiUrl,
+    limits,
+    updatesPerMinute: slack.updatesPerMinute,
+    clock: systemClock,
+    logger,
+    owner,
+    claimMs: config.jobs.leaseMs,
+    editIntervalMs: options.editIntervalMs,
+    pollMs: options.pollMs,
+  });
   let service!: SlackSessions;
   const app = createSlackApp(
     {
@@ -50,16 +63,25 @@ export async function serveCommand(
       apiUrl: slack.apiUrl,
       port: slack.port,
       logger,
+      limits,
       health: async () => {
         await db.pool.query('SELECT 1');
         const memory = process.memoryUsage();
-        return { running: worker.running().length, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed };
+        const slackError = delivery.dispatcher.degraded();
+        return {
+          ...(slackError ? { status: 'degraded', slack: `Slack refuses our writes: ${slackError}` } : {}),
+          running: worker.running().length,
+          rssBytes: memory.rss,
+          heapUsedBytes: memory.heapUsed,
+        };
       },
     },
     (api) => {
       service = new SlackSessions({
         sessions,
-        leases,
+        lifecycle,
+        outbox,
+        deliver: () => delivery.dispatcher.nudge(),
         api,
         log: logger,
         newSessionId: randomUUID,
@@ -68,14 +90,9 @@ export async function serveCommand(
       return { service, store: sessions };
     },
   );
-  const { surfaceFor, edits } = slackSurfaces(app.api, sessions, {
-    updatesPerMinute: slack.updatesPerMinute,
-    clock: systemClock,
-    logger,
-    editIntervalMs: options.editIntervalMs,
-  });
+  const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs);
   const worker = startWorker(
-    { sessions, leases, engine, settings, logger, surfaceFor },
+    { sessions, lifecycle, leases, engine, settings, logger, surfaceFor: delivery.surfaceFor },
     {
       concurrency: config.jobs.concurrentSessions,
       pollMs: options.pollMs ?? 1000,
@@ -83,8 +100,7 @@ export async function serveCommand(
       maintenanceMs: 10 * 60_000,
       maintenance: async () => {
         const { expired } = await runMaintenance(
-          sessions,
-          leases,
+          store,
           {
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
@@ -108,9 +124,7 @@ export async function serveCommand(
   logger.info({ running: worker.running().length }, 'draining');
   await app.stop();
   await worker.stop();
-  // Final states of sessions that just ended are still worth delivering; not forever, though.
-  await edits.drain(5000);
-  edits.stop();
+  await delivery.stop();
   logger.info({}, 'stopped');
   return 0;
 }

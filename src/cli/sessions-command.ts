@@ -1,3 +1,5 @@
+import type { Store } from '../compose.js';
+import type { OutboxRow } from '../store/outbox-store.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { Io } from './ask-command.js';
 import { terminalReport } from './ask-command.js';
@@ -17,8 +19,12 @@ export async function listSessions(store: SessionStore, io: Io, limit = 20): Pro
 }
 
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
-export async function showSession(store: SessionStore, id: string, io: Io): Promise<number> {
-  const matches = await store.findByIdPrefix(id);
+export async function showSession(
+  store: Pick<Store, 'sessions' | 'outbox'>,
+  id: string,
+  io: Io,
+): Promise<number> {
+  const matches = await store.sessions.findByIdPrefix(id);
   if (matches.length !== 1) {
     io.stderr.write(
       matches.length === 0
@@ -27,17 +33,26 @@ export async function showSession(store: SessionStore, id: string, io: Io): Prom
     );
     return 1;
   }
-  io.stdout.write(describe(matches[0]!));
+  const session = matches[0]!;
+  io.stdout.write(describe(session, await store.outbox.forSession(session.id)));
   return 0;
 }
 
-function describe(s: SessionRow): string {
+function describe(s: SessionRow, outbox: OutboxRow[]): string {
   const lines = [
     `Session ${s.id}`,
     `Question: ${s.question}`,
     `Status: ${s.status} · requested by ${s.requester} · ${s.createdAt.toISOString()}`,
   ];
   if (s.error) lines.push(`Error: ${s.error}`);
+  if (s.deliveryNote) lines.push(`Delivery: ${s.deliveryNote}`);
+  const pending = outbox.filter((o) => (o as { state?: string }).state === 'pending');
+  if (pending.length) {
+    const last = pending.find((o) => o.lastError)?.lastError;
+    lines.push(
+      `Slack: ${pending.length} ${pending.length === 1 ? 'write' : 'writes'} waiting to be delivered${last ? ` (last error: ${last})` : ''}`,
+    );
+  }
   if (s.plan) lines.push('', 'Research plan:', s.plan);
   if (s.report) lines.push('', terminalReport(s.report));
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,5 @@
 import { newSession } from '../engine/run-session.js';
-import type { SessionLeases } from '../jobs/session-leases.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './ask-command.js';
 
@@ -11,7 +11,7 @@ import type { Io } from './ask-command.js';
 export async function submitCommand(
   deps: {
     sessions: SessionStore;
-    leases: SessionLeases;
+    lifecycle: SessionLifecycle;
     newSessionId: () => string;
     requester: string;
     limit: number;
@@ -26,7 +26,7 @@ export async function submitCommand(
     );
     return 2;
   }
-  const active = await deps.leases.activeCount(deps.requester);
+  const active = await deps.sessions.activeCount(deps.requester);
   if (active >= deps.limit) {
     io.stderr.write(
       `error: you already have ${active} research sessions running (the limit is ${deps.limit}); wait for one to finish or cancel it.\n`,
@@ -34,11 +34,11 @@ export async function submitCommand(
     return 1;
   }
   const id = deps.newSessionId();
-  await deps.sessions.createQueued(
+  await deps.lifecycle.createQueued(
     { id, origin: 'cli', requester: deps.requester, question: text },
     newSession(id, { question: text, skipClarification: true }),
   );
-  const ahead = await deps.leases.queuePosition(id);
+  const ahead = await deps.sessions.queuePosition(id);
   io.stdout.write(
     `Queued as session ${id} (${ahead === 0 ? 'next in line' : `${ahead} ahead of you`}).\n` +
       `A running "deep-research worker" will research it; see it with: deep-research sessions show ${id.slice(0, 8)}\n`,

@@ -1,3 +1,4 @@
+import type { Store } from '../compose.js';
 import type { Config } from '../config.js';
 import type { EngineDeps } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
@@ -6,39 +7,43 @@ import { SessionLeases } from '../jobs/session-leases.js';
 import { startWorker, workerName } from '../jobs/worker.js';
 import { systemClock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import { slackApiFor } from '../slack/slack-api.js';
-import { slackSurfaces } from '../slack/slack-surfaces.js';
-import type { Database } from '../store/database.js';
-import type { SessionStore } from '../store/session-store.js';
+import { SlackRateLimits } from '../slack/slack-rate-limits.js';
+import { startSlackDelivery } from '../slack/slack-surfaces.js';
 
 /**
  * `deep-research worker`: runs queued sessions until SIGTERM or SIGINT, then
  * drains: stops claiming, hands running sessions back at their last
- * checkpoint (another worker resumes them) and exits.
+ * checkpoint (another worker resumes them) and exits. With a Slack token it
+ * also delivers the Slack outbox.
  */
 export async function workerCommand(
   config: Config,
-  db: Database,
-  sessions: SessionStore,
+  store: Store,
   engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>,
   settings: EngineSettings,
   logger: Logger,
   stop: AbortSignal,
 ): Promise<number> {
+  const { db, sessions, lifecycle } = store;
   if (db.embedded)
     logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
   const owner = workerName();
   // Without Slack credentials this worker cannot publish to threads, so it leaves Slack sessions to others.
   const slack = config.slack.botToken
-    ? slackSurfaces(slackApiFor(config.slack.botToken, config.slack.apiUrl), sessions, {
+    ? startSlackDelivery(store, {
+        botToken: config.slack.botToken,
+        apiUrl: config.slack.apiUrl,
+        limits: new SlackRateLimits(),
         updatesPerMinute: config.slack.updatesPerMinute,
         clock: systemClock,
         logger,
+        owner,
+        claimMs: config.jobs.leaseMs,
       })
     : undefined;
   const leases = new SessionLeases(db.pool, owner, config.jobs.leaseMs, slack ? ['slack', 'cli'] : ['cli']);
   const worker = startWorker(
-    { sessions, leases, engine, settings, logger, surfaceFor: slack?.surfaceFor },
+    { sessions, lifecycle, leases, engine, settings, logger, surfaceFor: slack?.surfaceFor },
     {
       concurrency: config.jobs.concurrentSessions,
       pollMs: 1000,
@@ -46,8 +51,7 @@ export async function workerCommand(
       maintenanceMs: 10 * 60_000,
       maintenance: () =>
         runMaintenance(
-          sessions,
-          leases,
+          store,
           {
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
@@ -63,8 +67,7 @@ export async function workerCommand(
   await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
   logger.info({ running: worker.running().length }, 'draining');
   await worker.stop();
-  await slack?.edits.drain(5000);
-  slack?.edits.stop();
+  await slack?.stop();
   logger.info({}, 'worker stopped');
   return 0;
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { RUNNABLE } from '../store/session-lifecycle.js';
 
 export interface Claim {
   id: string;
@@ -31,12 +32,10 @@ export class SessionLeases {
   async claim(): Promise<Claim | null> {
     const { rows } = await this.pool.query(
       `UPDATE sessions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2),
-         attempts = attempts + 1,
-         status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
-         updated_at = now()
+         attempts = attempts + 1, updated_at = now()
        WHERE id = (
          SELECT id FROM sessions
-         WHERE status IN ('queued', 'running', 'reporting')
+         WHERE status = ANY($4::text[])
            AND queued_at IS NOT NULL
            AND origin = ANY($3::text[])
            AND (lease_expires_at IS NULL OR lease_expires_at < now())
@@ -44,7 +43,7 @@ export class SessionLeases {
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
        RETURNING id, attempts`,
-      [this.owner, this.leaseMs / 1000, this.origins],
+      [this.owner, this.leaseMs / 1000, this.origins, RUNNABLE],
     );
     return rows[0] ? { id: rows[0].id, attempts: rows[0].attempts } : null;
   }
@@ -67,45 +66,5 @@ export class SessionLeases {
       'UPDATE sessions SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2',
       [id, this.owner],
     );
-  }
-
-  async requestCancel(id: string, by: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET cancel_requested_at = now(), cancelled_by = $2, updated_at = now()
-       WHERE id = $1 AND status IN ('clarifying', 'queued', 'running', 'reporting') AND cancel_requested_at IS NULL`,
-      [id, by],
-    );
-    return rowCount === 1;
-  }
-
-  /** Sessions queued ahead of this one and not yet picked up by a worker. */
-  async queuePosition(id: string): Promise<number> {
-    const { rows } = await this.pool.query(
-      `SELECT count(*)::int AS ahead FROM sessions s, sessions me
-       WHERE me.id = $1 AND s.status = 'queued' AND s.lease_owner IS NULL AND s.queued_at < me.queued_at`,
-      [id],
-    );
-    return rows[0].ahead;
-  }
-
-  /** Sessions of this person that are not finished: for the per-user limit. */
-  async activeCount(requester: string): Promise<number> {
-    const { rows } = await this.pool.query(
-      `SELECT count(*)::int AS n FROM sessions
-       WHERE requester = $1 AND status IN ('clarifying', 'queued', 'running', 'reporting')`,
-      [requester],
-    );
-    return rows[0].n;
-  }
-
-  /** Clarifications nobody answered in time expire; returns their ids so surfaces can say so. */
-  async expireClarifications(olderThanHours: number): Promise<string[]> {
-    const { rows } = await this.pool.query(
-      `UPDATE sessions SET status = 'expired', finished_at = now(), updated_at = now()
-       WHERE status = 'clarifying' AND updated_at < now() - make_interval(hours => $1)
-       RETURNING id`,
-      [olderThanHours],
-    );
-    return rows.map((r) => r.id);
   }
 }

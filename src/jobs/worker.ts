@@ -6,6 +6,7 @@ import type { EngineDeps } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
 import type { Logger } from '../ports/logger.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Claim, SessionLeases } from './session-leases.js';
@@ -13,6 +14,7 @@ import type { SessionSurface, SurfaceFactory } from './session-surface.js';
 
 export interface WorkerDeps {
   sessions: SessionStore;
+  lifecycle: SessionLifecycle;
   leases: SessionLeases;
   engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
   settings: EngineSettings;
@@ -129,10 +131,11 @@ async function runClaimed(
     }
   };
   const timer = setInterval(beat, heartbeatMs);
-  const recorder = new SessionRecorder(sessions, id, log, leases.owner);
+  const recorder = new SessionRecorder(sessions, deps.lifecycle, id, log, leases.owner);
   let surface: SessionSurface | undefined;
   try {
     await beat();
+    await deps.lifecycle.begin(id, leases.owner);
     const state = await sessions.loadCheckpoint(id);
     if (!state) throw new Error(`session ${id} has no checkpoint to start from`);
     const dropped = await sessions.truncateEventsToCheckpoint(id);
@@ -161,8 +164,8 @@ async function runClaimed(
       log.info({ reason: (reason as Error)?.message }, 'session handed back');
       return;
     }
-    await surface?.settle(outcome);
-    await recorder.finish(outcome);
+    await recorder.finish(outcome, (await surface?.outcomeIntents(outcome)) ?? []);
+    await surface?.close();
     log.info({ outcome: outcome.kind }, 'session came to rest');
   } catch (error) {
     if (error instanceof LeaseLostError || controller.signal.reason === LOST) {
@@ -175,10 +178,11 @@ async function runClaimed(
       return;
     }
     log.error({ err: error }, 'session failed');
-    await surface?.settle({ kind: 'failed', message: describeError(error) });
+    const failed = { kind: 'failed', message: describeError(error) } as const;
     await recorder
-      .fail(describeError(error))
+      .fail(failed.message, (await surface?.outcomeIntents(failed)) ?? [])
       .catch((err) => log.error({ err }, 'could not record the failure'));
+    await surface?.close();
   } finally {
     clearInterval(timer);
     await leases.release(id).catch((err) => log.error({ err }, 'could not release the session'));

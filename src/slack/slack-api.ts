@@ -6,22 +6,33 @@ import {
 } from '@slack/web-api';
 import { sleep } from '../http/retry-delay.js';
 import type { SlackMessage } from './render/messages.js';
+import { SlackRateLimits } from './slack-rate-limits.js';
 
 /**
- * Web API client settings for the app and for workers: 429s are handed back
- * to us instead of pausing the client's whole queue, and transient failures
- * get two quick retries rather than the default half hour of them.
+ * Web API client settings: 429s are handed back to us instead of pausing the
+ * client's whole queue, and transient failures get two quick retries rather
+ * than the default half hour of them. The delivery dispatcher retries itself
+ * (it must know when an attempt's outcome is unknown), so its client does not.
  */
-export function webClientOptions(apiUrl?: string): WebClientOptions {
+export function webClientOptions(apiUrl?: string, retries = 2): WebClientOptions {
   return {
     slackApiUrl: apiUrl,
     rejectRateLimitedCalls: true,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    timeout: 20_000,
+    retryConfig: { retries, factor: 2, minTimeout: 200, maxTimeout: 2000 },
   };
 }
 
-export function slackApiFor(botToken: string, apiUrl?: string): SlackApi {
-  return new SlackApi(new WebClient(botToken, webClientOptions(apiUrl)));
+export function slackApiFor(botToken: string, apiUrl?: string, limits = new SlackRateLimits()): SlackApi {
+  return new SlackApi(new WebClient(botToken, webClientOptions(apiUrl)), limits);
+}
+
+/** The client the delivery dispatcher uses: no retries of its own, the same budget as the rest of the process. */
+export function deliveryApiFor(botToken: string, limits: SlackRateLimits, apiUrl?: string): SlackApi {
+  return new SlackApi(new WebClient(botToken, webClientOptions(apiUrl, 0)), limits, {
+    waitOn429: false,
+    attempts: 1,
+  });
 }
 
 /** Slack said no: `code` is Slack's own error string (`not_in_channel`, `msg_too_long`…). */
@@ -34,44 +45,54 @@ export class SlackCallError extends Error {
   }
 }
 
-/** A 429 on an edit: the caller decides when to try again, with the latest content. */
+/** A 429: the caller decides when to try again. */
 export class SlackRateLimited extends Error {
   constructor(readonly retryAfterMs: number) {
     super(`rate limited for ${retryAfterMs} ms`);
   }
 }
 
+/** Tags every message the app posts, so a post whose answer was lost can be found in the thread. */
+export const METADATA_EVENT = 'deep_research_message';
+export interface MessageTag {
+  session_id: string;
+  key: string;
+}
+
+interface HistoryMessage {
+  ts: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+  files?: { id: string }[];
+}
+
 /**
- * The Web API calls the app makes, over one WebClient built with
- * `rejectRateLimitedCalls`, so a 429 never silently blocks the client's whole
- * queue for half an hour: posts wait out Retry-After themselves (a few times),
- * edits hand it to the edit scheduler.
+ * The Web API calls the app makes. Every call waits for the process's budget
+ * for its method (SlackRateLimits); a 429 pauses that budget for Retry-After
+ * and is then waited out here (listeners) or handed back (the dispatcher).
  */
 export class SlackApi {
   constructor(
     readonly client: WebClient,
-    private readonly options: { postAttempts: number } = { postAttempts: 4 },
+    readonly limits: SlackRateLimits = new SlackRateLimits(),
+    private readonly options: { waitOn429: boolean; attempts: number } = { waitOn429: true, attempts: 4 },
   ) {}
 
-  async post(channel: string, message: SlackMessage, threadTs?: string): Promise<string> {
-    const result = await this.withRateLimitRetry('chat.postMessage', () =>
-      this.client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-      }),
+  async post(channel: string, message: SlackMessage, threadTs?: string, tag?: MessageTag): Promise<string> {
+    const result = await this.call(
+      'chat.postMessage',
+      () =>
+        this.client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          ...(tag ? { metadata: { event_type: METADATA_EVENT, event_payload: { ...tag } } } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+        }),
+      channel,
     );
     return result.ts as string;
-  }
-
-  /** A one-off edit: a 429 is waited out here. */
-  async update(channel: string, ts: string, message: SlackMessage): Promise<void> {
-    await this.withRateLimitRetry('chat.update', () =>
-      this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks }),
-    );
   }
 
   /** An edit for the scheduler: a 429 comes back as SlackRateLimited so the newest content can be sent later. */
@@ -85,11 +106,13 @@ export class SlackApi {
   }
 
   async remove(channel: string, ts: string): Promise<void> {
-    await this.call('chat.delete', () => this.client.chat.delete({ channel, ts }), ['message_not_found']);
+    await this.harmless(['message_not_found'], () =>
+      this.call('chat.delete', () => this.client.chat.delete({ channel, ts })),
+    );
   }
 
   async ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void> {
-    await this.withRateLimitRetry('chat.postEphemeral', () =>
+    await this.call('chat.postEphemeral', () =>
       this.client.chat.postEphemeral({
         channel,
         user,
@@ -101,16 +124,14 @@ export class SlackApi {
   }
 
   async react(channel: string, ts: string, name: string): Promise<void> {
-    await this.call('reactions.add', () => this.client.reactions.add({ channel, timestamp: ts, name }), [
-      'already_reacted',
-    ]);
+    await this.harmless(['already_reacted'], () =>
+      this.call('reactions.add', () => this.client.reactions.add({ channel, timestamp: ts, name })),
+    );
   }
 
   async unreact(channel: string, ts: string, name: string): Promise<void> {
-    await this.call(
-      'reactions.remove',
-      () => this.client.reactions.remove({ channel, timestamp: ts, name }),
-      ['no_reaction'],
+    await this.harmless(['no_reaction'], () =>
+      this.call('reactions.remove', () => this.client.reactions.remove({ channel, timestamp: ts, name })),
     );
   }
 
@@ -118,57 +139,97 @@ export class SlackApi {
     const result = await this.call('chat.getPermalink', () =>
       this.client.chat.getPermalink({ channel, message_ts: ts }),
     );
-    return (result as { permalink?: string } | undefined)?.permalink;
+    return (result as { permalink?: string }).permalink;
   }
 
-  async upload(
-    channel: string,
-    threadTs: string,
-    filename: string,
-    content: string,
-    title: string,
-  ): Promise<void> {
-    await this.withRateLimitRetry('files.uploadV2', () =>
-      this.client.filesUploadV2({
+  /** The app's direct-message channel with a person. */
+  async openDm(user: string): Promise<string> {
+    const result = await this.call('conversations.open', () =>
+      this.client.conversations.open({ users: user }),
+    );
+    return (result as { channel?: { id?: string } }).channel?.id as string;
+  }
+
+  /** Step one of files v2: the bytes go up and get a file id; nothing is shared yet. */
+  async uploadBytes(filename: string, content: string): Promise<string> {
+    const bytes = Buffer.from(content, 'utf8');
+    const ticket = (await this.call('files.getUploadURLExternal', () =>
+      this.client.files.getUploadURLExternal({ filename, length: bytes.length }),
+    )) as { upload_url: string; file_id: string };
+    const response = await fetch(ticket.upload_url, { method: 'POST', body: bytes });
+    if (!response.ok) throw new Error(`Slack file upload answered HTTP ${response.status}`);
+    return ticket.file_id;
+  }
+
+  /** Step two: share the uploaded file in the thread. */
+  async shareFile(fileId: string, title: string, channel: string, threadTs?: string): Promise<void> {
+    await this.call('files.completeUploadExternal', () =>
+      this.client.files.completeUploadExternal({
+        files: [{ id: fileId, title }],
         channel_id: channel,
-        thread_ts: threadTs,
-        file: Buffer.from(content, 'utf8'),
-        filename,
-        title,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
       }),
     );
+  }
+
+  /**
+   * Looks for a message the app already posted (a request whose answer was
+   * lost): by its tag, or by a file it shares. In a thread, or at the top of
+   * a conversation since `oldest`.
+   */
+  async findOwn(
+    channel: string,
+    threadTs: string | undefined,
+    oldest: string,
+    match: { tag?: MessageTag; fileId?: string },
+  ): Promise<string | undefined> {
+    const result = (await this.call('conversations.history', () =>
+      threadTs
+        ? this.client.conversations.replies({
+            channel,
+            ts: threadTs,
+            oldest,
+            include_all_metadata: true,
+            limit: 200,
+          })
+        : this.client.conversations.history({ channel, oldest, include_all_metadata: true, limit: 200 }),
+    )) as { messages?: HistoryMessage[] };
+    const found = (result.messages ?? []).find((m) => {
+      const p = m.metadata?.event_payload;
+      if (match.tag && m.metadata?.event_type === METADATA_EVENT) {
+        return p?.session_id === match.tag.session_id && p?.key === match.tag.key;
+      }
+      return Boolean(match.fileId && m.files?.some((f) => f.id === match.fileId));
+    });
+    return found?.ts;
   }
 
   /** Workspace admins and owners may cancel anyone's research. */
   async isAdmin(user: string): Promise<boolean> {
     const result = await this.call('users.info', () => this.client.users.info({ user }));
-    const info = (result as { user?: { is_admin?: boolean; is_owner?: boolean } } | undefined)?.user;
+    const info = (result as { user?: { is_admin?: boolean; is_owner?: boolean } }).user;
     return Boolean(info?.is_admin || info?.is_owner);
   }
 
-  private async call<T>(
-    method: string,
-    run: () => Promise<T>,
-    harmless: string[] = [],
-  ): Promise<T | undefined> {
+  private async harmless(codes: string[], run: () => Promise<unknown>): Promise<void> {
     try {
-      return await this.withRateLimitRetry(method, run);
+      await run();
     } catch (error) {
-      if (error instanceof SlackCallError && harmless.includes(error.code)) return undefined;
-      throw error;
+      if (!(error instanceof SlackCallError && codes.includes(error.code))) throw error;
     }
   }
 
-  private async withRateLimitRetry<T>(method: string, run: () => Promise<T>): Promise<T> {
+  private async call<T>(method: string, run: () => Promise<T>, channel?: string): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      await this.limits.take(method, channel);
       try {
         return await run();
       } catch (error) {
-        if (error instanceof WebAPIRateLimitedError && attempt < this.options.postAttempts) {
-          await sleep(error.retryAfter * 1000);
-          continue;
-        }
-        throw translate(error, method);
+        if (!(error instanceof WebAPIRateLimitedError)) throw translate(error, method);
+        const ms = error.retryAfter * 1000;
+        this.limits.pause(method, channel, ms);
+        if (!this.options.waitOn429 || attempt >= this.options.attempts) throw new SlackRateLimited(ms);
+        await sleep(ms);
       }
     }
   }
@@ -176,6 +237,5 @@ export class SlackApi {
 
 function translate(error: unknown, method: string): unknown {
   if (error instanceof WebAPIPlatformError) return new SlackCallError(String(error.data.error), method);
-  if (error instanceof WebAPIRateLimitedError) return new SlackCallError('ratelimited', method);
   return error;
 }

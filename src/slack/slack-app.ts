@@ -5,6 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ACTION } from './render/messages.js';
 import { SlackApi, webClientOptions } from './slack-api.js';
+import type { SlackRateLimits } from './slack-rate-limits.js';
 import { type SlackSessions, USAGE } from './slack-sessions.js';
 
 export interface SlackAppOptions {
@@ -15,6 +16,8 @@ export interface SlackAppOptions {
   apiUrl?: string;
   port: number;
   logger: Logger;
+  /** The process's Slack budget, shared with the delivery dispatcher. */
+  limits: SlackRateLimits;
   /** Answers /healthz with 200 and these figures, or 503 when it throws (the database is down). */
   health: () => Promise<Record<string, unknown>>;
 }
@@ -65,7 +68,7 @@ export function createSlackApp(
     clientOptions: webClientOptions(options.apiUrl),
     logger: boltLogger(log),
   });
-  const api = new SlackApi(app.client);
+  const api = new SlackApi(app.client, options.limits);
   const { service, store } = wire(api);
   const once = (key: string) => store.claimEvent(key);
 

@@ -1,20 +1,20 @@
 import { answerClarification, newSession } from '../engine/run-session.js';
-import type { SessionLeases } from '../jobs/session-leases.js';
 import type { Logger } from '../ports/logger.js';
+import type { OutboxIntent } from '../store/outbox-intent.js';
+import type { OutboxStore } from '../store/outbox-store.js';
+import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
-import {
-  type ClarifyState,
-  clarifyMessage,
-  type Ending,
-  noticeMessage,
-  rootMessage,
-} from './render/messages.js';
+import { clarifyMessage, type Ending, noticeMessage, rootMessage } from './render/messages.js';
 import { safeText } from './render/mrkdwn.js';
 import { type SlackApi, SlackCallError } from './slack-api.js';
+import { SessionThread } from './thread/session-thread.js';
 
 export interface SlackSessionsDeps {
   sessions: SessionStore;
-  leases: SessionLeases;
+  lifecycle: SessionLifecycle;
+  outbox: OutboxStore;
+  /** Look at the outbox now (the dispatcher's nudge). */
+  deliver: () => void;
   api: SlackApi;
   log: Logger;
   newSessionId: () => string;
@@ -44,8 +44,6 @@ export const USAGE = [
   '• `/research help` shows this message.',
 ].join('\n');
 
-const ACTIVE = new Set(['clarifying', 'queued', 'running', 'reporting']);
-
 /** What to tell someone when the bot cannot post where they asked. */
 const CANNOT_POST: Record<string, string> = {
   not_in_channel: 'I am not a member of this channel: invite me with `/invite @Deep Research` and try again.',
@@ -69,6 +67,7 @@ export class SlackSessions {
     if (refusal) return refusal;
     let rootTs: string;
     try {
+      // Posted at once: its ts is the thread, and a refusal is answered to the person right here.
       rootTs = await this.deps.api.post(place.channelId, rootMessage(place.userId, question));
     } catch (error) {
       if (error instanceof SlackCallError && CANNOT_POST[error.code]) return CANNOT_POST[error.code];
@@ -100,7 +99,7 @@ export class SlackSessions {
       );
       return;
     }
-    if (latest && ACTIVE.has(latest.status)) {
+    if (latest && (isResearching(latest.status) || latest.status === 'delivering')) {
       await reply('Research is already under way in this thread: wait for its report, or cancel it first.');
       return;
     }
@@ -118,7 +117,6 @@ export class SlackSessions {
       role: 'mention',
       roleTs: message.ts,
     });
-    await this.deps.api.react(message.channelId, message.ts, 'eyes');
   }
 
   /** A reply in a thread that does not mention the bot: only the requester's answer to open questions counts. */
@@ -133,7 +131,7 @@ export class SlackSessions {
       return;
     }
     // In a DM there is nobody else to talk to: a reply in a finished thread is a follow-up question.
-    if (message.isDm && !ACTIVE.has(latest.status)) await this.onMention(message);
+    if (message.isDm && !isResearching(latest.status)) await this.onMention(message);
   }
 
   /** [Start without answering]: only the requester may skip the questions. */
@@ -150,15 +148,18 @@ export class SlackSessions {
   async cancel(sessionId: string, userId: string): Promise<string> {
     const row = await this.deps.sessions.get(sessionId);
     if (!row) return 'That research no longer exists.';
-    if (!ACTIVE.has(row.status)) return 'This research has already finished.';
+    if (!isResearching(row.status)) return 'This research has already finished.';
     if (row.requester !== userId && !(await this.deps.api.isAdmin(userId))) {
       return `Only <@${row.requester}> (who asked) or a workspace admin can cancel this research.`;
     }
-    if (row.status === 'clarifying' && (await this.deps.sessions.cancelClarifying(row.id, userId))) {
-      await this.showClosed(row, { kind: 'cancelled', by: userId });
-      return 'Cancelled.';
+    if (row.status === 'clarifying') {
+      const closed = await this.closedIntents(row, { kind: 'cancelled', by: userId });
+      if (await this.deps.lifecycle.cancelClarifying(row.id, userId, closed)) {
+        this.deps.deliver();
+        return 'Cancelled.';
+      }
     }
-    await this.deps.leases.requestCancel(row.id, userId);
+    await this.deps.lifecycle.requestCancel(row.id, userId);
     return 'Stopping the research; what was found so far will be posted in the thread.';
   }
 
@@ -172,7 +173,7 @@ export class SlackSessions {
   async status(userId: string, teamDomain: string): Promise<string> {
     const active = await this.deps.sessions.activeSessions(userId);
     const recent = (await this.deps.sessions.listRecent({ requester: userId, limit: 10 }))
-      .filter((s) => !ACTIVE.has(s.status))
+      .filter((s) => !isResearching(s.status))
       .slice(0, 5);
     if (active.length === 0 && recent.length === 0) return `You have no research yet.\n\n${USAGE}`;
     const line = (s: SessionRow) => {
@@ -181,7 +182,8 @@ export class SlackSessions {
         s.channelId && s.threadTs
           ? `<https://${teamDomain}.slack.com/archives/${s.channelId}/p${s.threadTs.replace('.', '')}|${title}>`
           : title;
-      return `• ${s.status} · ${link} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      const note = s.deliveryNote ? ` (${safeText(s.deliveryNote)})` : '';
+      return `• ${s.status}${note} · ${link} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     };
     const parts = [];
     if (active.length) parts.push(`*Running*\n${active.map(line).join('\n')}`);
@@ -189,16 +191,16 @@ export class SlackSessions {
     return parts.join('\n\n');
   }
 
-  /** Clarifications nobody answered in time (the store already marked them expired). */
+  /** Clarifications nobody answered in time (the lifecycle already marked them expired). */
   async showExpired(ids: string[]): Promise<void> {
     for (const id of ids) {
       const row = await this.deps.sessions.get(id);
-      if (row?.origin === 'slack') {
-        await this.showClosed(row, { kind: 'expired' }).catch((err) =>
-          this.deps.log.error({ err, sessionId: id }, 'could not show an expired session'),
-        );
-      }
+      if (row?.origin !== 'slack') continue;
+      await this.closedIntents(row, { kind: 'expired' })
+        .then((intents) => this.deps.outbox.add(id, intents))
+        .catch((err) => this.deps.log.error({ err, sessionId: id }, 'could not show an expired session'));
     }
+    this.deps.deliver();
   }
 
   private async answer(
@@ -209,33 +211,29 @@ export class SlackSessions {
   ): Promise<void> {
     const state = await this.deps.sessions.loadCheckpoint(row.id);
     if (!state) return;
-    if (!(await this.deps.sessions.requeueAnswered(answerClarification(state, text)))) return;
     const questions = state.request.clarification?.questions ?? '';
-    await this.editClarify(row.id, questions, { kind: how, by });
+    const edit = (await this.threadOf(row)).edit(
+      { kind: 'clarify' },
+      clarifyMessage(questions, row.id, { kind: how, by }),
+    );
+    if (await this.deps.lifecycle.requeueAnswered(answerClarification(state, text), [edit]))
+      this.deps.deliver();
   }
 
-  private async showClosed(row: SessionRow, ending: Ending): Promise<void> {
+  /** The questions lose their buttons and the root (or the mention's reactions) shows how it ended. */
+  private async closedIntents(row: SessionRow, ending: Ending): Promise<OutboxIntent[]> {
     const state = await this.deps.sessions.loadCheckpoint(row.id);
-    await this.editClarify(row.id, state?.request.clarification?.questions ?? '', { kind: 'closed', ending });
-    const owned = await this.deps.sessions.slackMessages(row.id);
-    const root = owned.get('root');
-    if (root)
-      await this.deps.api.update(root.channelId, root.ts, rootMessage(row.requester, row.question, ending));
-    const mention = owned.get('mention');
-    if (mention) {
-      await this.deps.api.unreact(mention.channelId, mention.ts, 'eyes');
-      await this.deps.api.react(
-        mention.channelId,
-        mention.ts,
-        ending.kind === 'expired' ? 'hourglass' : 'no_entry_sign',
-      );
-    }
+    const questions = state?.request.clarification?.questions ?? '';
+    const thread = await this.threadOf(row);
+    const kind = ending.kind === 'expired' ? 'expired' : 'cancelled';
+    return [
+      thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),
+      ...thread.finishOpener(rootMessage(row.requester, row.question, ending), kind),
+    ];
   }
 
-  private async editClarify(sessionId: string, questions: string, state: ClarifyState): Promise<void> {
-    const clarify = (await this.deps.sessions.slackMessages(sessionId)).get('clarify');
-    if (clarify)
-      await this.deps.api.update(clarify.channelId, clarify.ts, clarifyMessage(questions, sessionId, state));
+  private async threadOf(row: SessionRow): Promise<SessionThread> {
+    return SessionThread.of(row, (await this.deps.sessions.slackMessages(row.id)).get('mention')?.ts);
   }
 
   private async create(s: {
@@ -250,7 +248,13 @@ export class SlackSessions {
     roleTs: string;
   }): Promise<void> {
     const id = this.deps.newSessionId();
-    await this.deps.sessions.createQueued(
+    const thread = new SessionThread({
+      sessionId: id,
+      channelId: s.channelId,
+      threadTs: s.threadTs,
+      mentionTs: s.role === 'mention' ? s.roleTs : undefined,
+    });
+    await this.deps.lifecycle.createQueued(
       {
         id,
         origin: 'slack',
@@ -262,8 +266,10 @@ export class SlackSessions {
         question: s.question,
       },
       newSession(id, { question: s.question, previousResearch: s.previousResearch }),
+      s.role === 'mention' ? [thread.react('eyes')] : [],
     );
-    await this.deps.sessions.recordSlackMessage(id, s.role, s.channelId, s.roleTs);
+    await this.deps.sessions.recordSlackMessage(id, s.role, { channelId: s.channelId, ts: s.roleTs });
+    this.deps.deliver();
     // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
     const timer = setTimeout(() => {
       this.tellQueuePosition(id, s.channelId, s.threadTs).catch((err) =>
@@ -281,16 +287,18 @@ export class SlackSessions {
     const row = await this.deps.sessions.get(id);
     // A worker's claim makes it 'running' in the same statement, so 'queued' means nobody has it yet.
     if (row?.status !== 'queued') return;
-    const ahead = await this.deps.leases.queuePosition(id);
+    const ahead = await this.deps.sessions.queuePosition(id);
     const others =
       ahead === 0
         ? 'It is next in line'
         : `${ahead} research ${ahead === 1 ? 'session is' : 'sessions are'} ahead of it`;
-    await this.deps.api.post(
-      channelId,
-      noticeMessage(`:hourglass: Waiting for a free research worker. ${others}. (session ${id})`),
-      threadTs,
+    const notice = noticeMessage(
+      `:hourglass: Waiting for a free research worker. ${others}. (session ${id})`,
     );
+    await this.deps.outbox.add(id, [
+      new SessionThread({ sessionId: id, channelId, threadTs }).notice('queued', notice),
+    ]);
+    this.deps.deliver();
   }
 
   private checkQuestion(question: string): string | undefined {
@@ -302,7 +310,7 @@ export class SlackSessions {
   }
 
   private async checkLimit(userId: string): Promise<string | undefined> {
-    const active = await this.deps.leases.activeCount(userId);
+    const active = await this.deps.sessions.activeCount(userId);
     const limit = this.deps.limits.perUser;
     if (active < limit) return undefined;
     return `You already have ${active} research ${active === 1 ? 'session' : 'sessions'} running (the limit is ${limit}): wait for one to finish, or cancel one with \`/research cancel\`.`;

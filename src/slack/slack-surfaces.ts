@@ -1,30 +1,69 @@
+import type { Store } from '../compose.js';
 import type { SurfaceFactory } from '../jobs/session-surface.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import type { SessionStore } from '../store/session-store.js';
+import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { EditScheduler } from './publish/edit-scheduler.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
-import type { SlackApi } from './slack-api.js';
+import { deliveryApiFor } from './slack-api.js';
+import type { SlackRateLimits } from './slack-rate-limits.js';
+
+export interface SlackDeliveryOptions {
+  botToken: string;
+  apiUrl?: string;
+  /** The process's Slack budget, shared with the listeners. */
+  limits: SlackRateLimits;
+  updatesPerMinute: number;
+  clock: Clock;
+  logger: Logger;
+  /** This process's name on its outbox claims. */
+  owner: string;
+  claimMs: number;
+  editIntervalMs?: number;
+  pollMs?: number;
+}
+
+export interface SlackDelivery {
+  surfaceFor: SurfaceFactory;
+  dispatcher: Dispatcher;
+  edits: EditScheduler;
+  /** Stops delivering (what is pending stays in the outbox for the next process) after a last short drain. */
+  stop(): Promise<void>;
+}
 
 /**
- * What a worker needs to publish Slack sessions: one edit scheduler for the
- * whole process (so every session shares the workspace's edit budget) and a
- * thread publisher per session.
+ * What a process with a Slack token runs: the outbox dispatcher, one edit
+ * scheduler (so every session shares the workspace's edit budget) and a
+ * thread publisher per running session.
  */
-export function slackSurfaces(
-  api: SlackApi,
-  sessions: SessionStore,
-  options: { updatesPerMinute: number; clock: Clock; logger: Logger; editIntervalMs?: number },
-): { surfaceFor: SurfaceFactory; edits: EditScheduler } {
+export function startSlackDelivery(store: Store, options: SlackDeliveryOptions): SlackDelivery {
+  const api = deliveryApiFor(options.botToken, options.limits, options.apiUrl);
   const edits = new EditScheduler((target, message) => api.updateOnce(target.channel, target.ts, message), {
     minIntervalMs: options.editIntervalMs ?? 3000,
     perMinute: options.updatesPerMinute,
     logger: options.logger,
     now: () => options.clock.now(),
   });
-  return {
+  const dispatcher = startDispatcher({
+    outbox: store.outbox,
+    lifecycle: store.lifecycle,
+    sessions: store.sessions,
+    api,
     edits,
-    surfaceFor: (row, state, log) =>
-      ThreadPublisher.open({ api, edits, sessions, clock: options.clock }, row, state, log),
+    log: options.logger,
+    owner: options.owner,
+    claimMs: options.claimMs,
+    pollMs: options.pollMs,
+  });
+  const deps = { outbox: store.outbox, dispatcher, edits, sessions: store.sessions, clock: options.clock };
+  return {
+    surfaceFor: (row, state, log) => ThreadPublisher.open(deps, row, state, log),
+    dispatcher,
+    edits,
+    async stop() {
+      await dispatcher.stop();
+      await edits.drain(5000);
+      edits.stop();
+    },
   };
 }

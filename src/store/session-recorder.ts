@@ -2,12 +2,14 @@ import type { ResearchEvent } from '../engine/events.js';
 import type { SessionOutcome } from '../engine/run-session.js';
 import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
+import type { OutboxIntent } from './outbox-intent.js';
+import type { SessionLifecycle } from './session-lifecycle.js';
 import { isStoredEvent, type SessionStore } from './session-store.js';
 
 /**
  * Persists one running session: events appended in order (batched, since the
- * engine emits synchronously), a checkpoint after every step, and the status
- * and report when the session comes to rest.
+ * engine emits synchronously) and a checkpoint after every step. Where the
+ * session comes to rest is the lifecycle's to record.
  */
 export class SessionRecorder {
   private pending: ResearchEvent[] = [];
@@ -18,6 +20,7 @@ export class SessionRecorder {
   /** `owner`: the worker's lease; every write then requires still holding it. */
   constructor(
     private readonly store: SessionStore,
+    private readonly lifecycle: SessionLifecycle,
     private readonly sessionId: string,
     private readonly log: Logger,
     private readonly owner?: string,
@@ -26,7 +29,11 @@ export class SessionRecorder {
   onEvent(event: ResearchEvent): void {
     if (!isStoredEvent(event)) return;
     if (this.pending.push(event) === 1) setImmediate(() => void this.flush());
-    if (event.type === 'phase' && event.phase === 'report') this.status('reporting');
+    if (event.type === 'phase' && event.phase === 'report') {
+      this.writing = this.writing
+        .then(() => this.lifecycle.reporting(this.sessionId, this.owner))
+        .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session status'));
+    }
   }
 
   /** Waits until every event emitted so far is stored. */
@@ -51,31 +58,31 @@ export class SessionRecorder {
     await this.store.saveCheckpoint(state, this.owner);
   }
 
-  async finish(outcome: SessionOutcome): Promise<void> {
+  /**
+   * Records where the session came to rest, with the Slack writes that show
+   * it: a Slack report is `delivering` until the requester can read it.
+   */
+  async finish(outcome: SessionOutcome, intents: OutboxIntent[] = []): Promise<void> {
     await this.flush();
     const { state } = outcome;
     if (outcome.kind === 'needs_clarification') {
-      await this.store.setStatus(this.sessionId, 'clarifying', {}, this.owner);
+      await this.lifecycle.awaitAnswers(this.sessionId, this.owner, intents);
       return;
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
-    await this.store.setStatus(
+    const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
+    await this.lifecycle.finish(
       this.sessionId,
-      outcome.kind === 'done' ? 'done' : 'cancelled',
+      to,
       { plan: state.plan ?? undefined, report },
       this.owner,
+      intents,
     );
     await this.store.saveUsage(this.sessionId, state.usage);
   }
 
-  async fail(message: string): Promise<void> {
+  async fail(message: string, intents: OutboxIntent[] = []): Promise<void> {
     await this.flush();
-    await this.store.setStatus(this.sessionId, 'failed', { error: message }, this.owner);
-  }
-
-  status(status: 'running' | 'reporting'): void {
-    this.writing = this.writing
-      .then(() => this.store.setStatus(this.sessionId, status, {}, this.owner))
-      .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session status'));
+    await this.lifecycle.finish(this.sessionId, 'failed', { error: message }, this.owner, intents);
   }
 }

@@ -3,16 +3,7 @@ import type { ResearchEvent } from '../engine/events.js';
 import type { FinalReport, SessionState } from '../engine/session-state.js';
 import type { Usage } from '../engine/usage.js';
 import { LeaseLostError } from './lease-lost-error.js';
-
-export type SessionStatus =
-  | 'clarifying'
-  | 'queued'
-  | 'running'
-  | 'reporting'
-  | 'done'
-  | 'failed'
-  | 'cancelled'
-  | 'expired';
+import { FINISHED, RESEARCHING, type SessionStatus } from './session-lifecycle.js';
 
 export interface SessionRow {
   id: string;
@@ -28,56 +19,27 @@ export interface SessionRow {
   report: FinalReport | null;
   error: string | null;
   cancelledBy: string | null;
+  /** How the report reached the requester when not in the thread, or why it could not. */
+  deliveryNote: string | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
 }
-
-export interface NewSession {
-  id: string;
-  origin: 'slack' | 'cli';
-  teamId?: string;
-  channelId?: string;
-  threadTs?: string;
-  turn?: number;
-  requester: string;
-  question: string;
-  status: SessionStatus;
-}
-
-const FINISHED: SessionStatus[] = ['done', 'failed', 'cancelled', 'expired'];
 
 /** Events worth keeping: streamed text deltas are dropped, their final text arrives in plan_done / report_done. */
 export function isStoredEvent(event: ResearchEvent): boolean {
   return event.type !== 'plan_delta' && event.type !== 'report_delta';
 }
 
+export interface SlackMessageRef {
+  channelId: string;
+  ts?: string;
+  fileId?: string;
+}
+
 /** Sessions and what they own, on Postgres or PGlite. One method, one statement (or one short transaction). */
 export class SessionStore {
   constructor(private readonly pool: pg.Pool) {}
-
-  async create(session: NewSession): Promise<SessionRow> {
-    const { rows } = await this.pool.query(
-      `INSERT INTO sessions (${SESSION_COLUMNS}, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-      [...sessionValues(session), session.status],
-    );
-    return toRow(rows[0]);
-  }
-
-  /**
-   * Creates a session ready for a worker, with its initial engine state as the
-   * first checkpoint: one statement, so there is never a queued session
-   * without a state to start from.
-   */
-  async createQueued(session: Omit<NewSession, 'status'>, initial: SessionState): Promise<void> {
-    await this.pool.query(
-      `WITH s AS (
-         INSERT INTO sessions (${SESSION_COLUMNS}, status, queued_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id)
-       INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $9, 0, $10 FROM s`,
-      [...sessionValues(session), initial.phase, JSON.stringify(initial)],
-    );
-  }
 
   async get(id: string): Promise<SessionRow | null> {
     const { rows } = await this.pool.query('SELECT * FROM sessions WHERE id = $1', [id]);
@@ -114,77 +76,10 @@ export class SessionStore {
   /** This person's unfinished sessions, newest first. */
   async activeSessions(requester: string): Promise<SessionRow[]> {
     const { rows } = await this.pool.query(
-      `SELECT * FROM sessions WHERE requester = $1 AND status IN ('clarifying', 'queued', 'running', 'reporting')
-       ORDER BY created_at DESC`,
-      [requester],
+      'SELECT * FROM sessions WHERE requester = $1 AND status = ANY($2::text[]) ORDER BY created_at DESC',
+      [requester, RESEARCHING],
     );
     return rows.map(toRow);
-  }
-
-  /**
-   * The requester answered (or skipped) the questions: the answered state
-   * becomes the checkpoint and the session goes back to the queue, in one
-   * statement, and only once (a second answer or a double click finds it no
-   * longer clarifying and changes nothing).
-   */
-  async requeueAnswered(state: SessionState): Promise<boolean> {
-    const { rows } = await this.pool.query(
-      `WITH s AS (
-         UPDATE sessions SET status = 'queued', queued_at = now(), updated_at = now()
-         WHERE id = $1 AND status = 'clarifying' AND cancel_requested_at IS NULL
-         RETURNING id)
-       INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
-       SELECT id, $2, $3, $4,
-         (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
-       FROM s
-       ON CONFLICT (session_id) DO UPDATE SET phase = EXCLUDED.phase, cycle = EXCLUDED.cycle,
-         state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()
-       RETURNING session_id`,
-      [state.sessionId, state.phase, state.cycle, JSON.stringify(state)],
-    );
-    return rows.length === 1;
-  }
-
-  /** Cancels a session that is waiting for answers (no worker holds it); true only the first time. */
-  async cancelClarifying(id: string, by: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET status = 'cancelled', cancelled_by = $2, cancel_requested_at = now(),
-         updated_at = now(), finished_at = now()
-       WHERE id = $1 AND status = 'clarifying'`,
-      [id, by],
-    );
-    return rowCount === 1;
-  }
-
-  /**
-   * `owner`, when given, makes the write conditional on holding the session's
-   * lease: a worker that lost its lease must not overwrite its successor.
-   */
-  async setStatus(
-    id: string,
-    status: SessionStatus,
-    fields: { plan?: string; report?: FinalReport; error?: string } = {},
-    owner?: string,
-  ): Promise<void> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET status = $2,
-         plan = COALESCE($3, plan),
-         report = COALESCE($4::jsonb, report),
-         error = COALESCE($5, error),
-         updated_at = now(),
-         finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END
-       WHERE id = $1 AND ($7::text IS NULL OR lease_owner = $7)`,
-      [
-        id,
-        status,
-        fields.plan ?? null,
-        fields.report ? JSON.stringify(fields.report) : null,
-        fields.error ?? null,
-        FINISHED,
-        owner ?? null,
-      ],
-    );
-    if (owner && rowCount === 0) throw new LeaseLostError(id);
   }
 
   /** Saves the latest state together with how far the event log had got. */
@@ -257,21 +152,48 @@ export class SessionStore {
     );
   }
 
-  async recordSlackMessage(id: string, role: string, channelId: string, ts: string): Promise<void> {
+  /** This person's sessions whose research is not finished: for the per-user limit. */
+  async activeCount(requester: string): Promise<number> {
+    const { rows } = await this.pool.query(
+      'SELECT count(*)::int AS n FROM sessions WHERE requester = $1 AND status = ANY($2::text[])',
+      [requester, RESEARCHING],
+    );
+    return rows[0].n;
+  }
+
+  /** Sessions queued ahead of this one and not yet picked up by a worker. */
+  async queuePosition(id: string): Promise<number> {
+    const { rows } = await this.pool.query(
+      `SELECT count(*)::int AS ahead FROM sessions s, sessions me
+       WHERE me.id = $1 AND s.status = 'queued' AND s.lease_owner IS NULL AND s.queued_at < me.queued_at`,
+      [id],
+    );
+    return rows[0].ahead;
+  }
+
+  /** Where a session's Slack message (or uploaded file) is, by thread role. */
+  async recordSlackMessage(
+    id: string,
+    role: string,
+    where: { channelId: string; ts?: string; fileId?: string },
+  ): Promise<void> {
     await this.pool.query(
-      `INSERT INTO slack_messages (session_id, role, channel_id, ts) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4`,
-      [id, role, channelId, ts],
+      `INSERT INTO slack_messages (session_id, role, channel_id, ts, file_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5`,
+      [id, role, where.channelId, where.ts ?? null, where.fileId ?? null],
     );
   }
 
-  async slackMessages(id: string): Promise<Map<string, { channelId: string; ts: string }>> {
+  async slackMessages(id: string): Promise<Map<string, SlackMessageRef>> {
     const { rows } = await this.pool.query(
-      'SELECT role, channel_id, ts FROM slack_messages WHERE session_id = $1',
+      'SELECT role, channel_id, ts, file_id FROM slack_messages WHERE session_id = $1',
       [id],
     );
     return new Map(
-      rows.map((r) => [r.role as string, { channelId: r.channel_id as string, ts: r.ts as string }]),
+      rows.map((r) => [
+        r.role as string,
+        { channelId: r.channel_id, ts: r.ts ?? undefined, fileId: r.file_id ?? undefined },
+      ]),
     );
   }
 
@@ -302,22 +224,6 @@ export class SessionStore {
   }
 }
 
-const SESSION_COLUMNS = 'id, origin, team_id, channel_id, thread_ts, turn, requester, question';
-
-/** Values for SESSION_COLUMNS, in order. */
-function sessionValues(s: Omit<NewSession, 'status'>): unknown[] {
-  return [
-    s.id,
-    s.origin,
-    s.teamId ?? null,
-    s.channelId ?? null,
-    s.threadTs ?? null,
-    s.turn ?? 1,
-    s.requester,
-    s.question,
-  ];
-}
-
 function toRow(r: Record<string, unknown>): SessionRow {
   return {
     id: r.id as string,
@@ -333,6 +239,7 @@ function toRow(r: Record<string, unknown>): SessionRow {
     report: r.report as FinalReport | null,
     error: r.error as string | null,
     cancelledBy: r.cancelled_by as string | null,
+    deliveryNote: r.delivery_note as string | null,
     createdAt: r.created_at as Date,
     updatedAt: r.updated_at as Date,
     finishedAt: r.finished_at as Date | null,

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
+import type { Store } from '../../src/compose.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
+import type { Database } from '../../src/store/database.js';
+import { OutboxStore } from '../../src/store/outbox-store.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import {
   agentWithTask,
@@ -23,15 +27,25 @@ import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
 
-function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, sessions?: SessionStore) {
+function storeOn(db: Database): Store {
+  return {
+    db,
+    sessions: new SessionStore(db.pool),
+    lifecycle: new SessionLifecycle(db.pool, 24),
+    outbox: new OutboxStore(db.pool, 24),
+  };
+}
+
+function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, store?: Store) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
   return askCommand(
     {
       engine,
       settings: testSettings(),
-      newSessionId: sessions ? randomUUID : () => 'sess-1',
-      sessions,
+      newSessionId: store ? randomUUID : () => 'sess-1',
+      sessions: store?.sessions,
+      lifecycle: store?.lifecycle,
       requester: 'ann',
     },
     { question: 'How do heat pumps compare with gas boilers?', clarify: true, json: false, ...options },
@@ -188,9 +202,10 @@ describe('sessions in the store', () => {
   it('records the session as it runs, and lists and shows it afterwards', async () => {
     const db = await realPostgres();
     try {
-      const sessions = new SessionStore(db.pool);
+      const store = storeOn(db);
+      const { sessions } = store;
       const llm = new ScriptedLlm(wholeSession());
-      expect(await ask(llm, {}, io(['Retrofit in England\n']), sessions)).toBe(0);
+      expect(await ask(llm, {}, io(['Retrofit in England\n']), store)).toBe(0);
       const [row] = await sessions.listRecent({ limit: 5 });
       expect(row).toMatchObject({
         origin: 'cli',
@@ -213,11 +228,11 @@ describe('sessions in the store', () => {
         new RegExp(`^${row!.id.slice(0, 8)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  done {8}How do heat pumps`),
       );
       const show = io();
-      expect(await showSession(sessions, row!.id.slice(0, 8), show)).toBe(0);
+      expect(await showSession(store, row!.id.slice(0, 8), show)).toBe(0);
       expect(show.out.text).toContain('Research plan:\n1. Running costs');
       expect(show.out.text).toMatch(/Sources:\n\[1\] /);
       const missing = io();
-      expect(await showSession(sessions, 'ffffffff', missing)).toBe(1);
+      expect(await showSession(store, 'ffffffff', missing)).toBe(1);
       expect(missing.err.text).toContain('no session matches "ffffffff"');
     } finally {
       await db.close();
@@ -227,7 +242,8 @@ describe('sessions in the store', () => {
   it('marks a failed session failed with its reason', async () => {
     const db = await realPostgres();
     try {
-      const sessions = new SessionStore(db.pool);
+      const store = storeOn(db);
+      const { sessions } = store;
       const llm = new ScriptedLlm([
         {
           name: 'plan',
@@ -238,7 +254,7 @@ describe('sessions in the store', () => {
         },
       ]);
       const streams = io();
-      expect(await ask(llm, { clarify: false }, streams, sessions)).toBe(1);
+      expect(await ask(llm, { clarify: false }, streams, store)).toBe(1);
       const [row] = await sessions.listRecent({ limit: 1 });
       expect(row).toMatchObject({ status: 'failed', error: 'The model server answered HTTP 500' });
       expect(streams.err.text).toBe(`error: The model server answered HTTP 500 (session ${row!.id})\n`);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitCommand } from '../../src/cli/submit-command.js';
-import { SessionLeases } from '../../src/jobs/session-leases.js';
 import type { Database } from '../../src/store/database.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { io } from '../helpers/io.js';
@@ -20,7 +20,7 @@ afterAll(() => db.close());
 describe('deep-research ask --background', () => {
   const deps = (requester: string, ids: string[]) => ({
     sessions: store,
-    leases: new SessionLeases(db.pool, 'cli', 30_000),
+    lifecycle: new SessionLifecycle(db.pool, 24),
     newSessionId: () => ids.shift()!,
     requester,
     limit: 2,

@@ -10,6 +10,9 @@ export interface FakeMessage {
   /** Every version this message had, oldest first (posts and edits). */
   history: string[];
   deleted?: boolean;
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  /** A file share (files v2 posts one in the thread). */
+  files?: { id: string }[];
 }
 
 interface Block {
@@ -31,6 +34,22 @@ export interface FakeCall {
 export const FAKE_LIMITS = { text: 4000, blocks: 50, section: 3000, blockText: 11_000 };
 
 /**
+ * chat.postMessage per channel: "1 message per second, short bursts allowed"
+ * (docs.slack.dev, chat.postMessage rate limits). A bucket of 4 refilled once a second.
+ */
+export const POSTS_PER_CHANNEL = { burst: 4, everyMs: 1000 };
+
+/** A fault the fake shows for a while: Slack's own error, an HTTP status, or a dropped connection. */
+export interface Fault {
+  methods: string[] | '*';
+  /** `http500`, `network` (connection reset), `ratelimited` (429), or a Slack error string. */
+  error: string;
+  until: number;
+  /** Only requests this says yes to. */
+  when?: (args: Record<string, unknown>) => boolean;
+}
+
+/**
  * An in-repo fake of the Slack Web API for end-to-end tests: the methods the
  * app calls, with Slack's wire format (form or JSON bodies, `ok`/`error`
  * JSON), Slack's size limits, a Tier 3 budget on chat.update, channels the
@@ -47,12 +66,31 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const forced: { method: string; count: number; retryAfter: number }[] = [];
   const updates: number[] = [];
   const reactions = new Map<string, string[]>();
-  let clock = 1_700_000_000_000;
+  const faults: Fault[] = [];
+  const held: { when: (method: string, args: Record<string, unknown>) => boolean }[] = [];
+  const postBuckets = new Map<string, { tokens: number; at: number }>();
+  /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
+  const stats = { postLimited: 0, updateLimited: 0 };
+  let clock = 0;
   let port = 0;
 
+  // Unique, increasing, and on the real clock (the app looks messages up by time).
   const nextTs = () => {
-    clock += 1;
+    clock = Math.max(clock + 1, Date.now());
     return `${Math.floor(clock / 1000)}.${String((clock % 1000) * 1000).padStart(6, '0')}`;
+  };
+  const takePost = (channel: string) => {
+    const now = Date.now();
+    const bucket = postBuckets.get(channel) ?? { tokens: POSTS_PER_CHANNEL.burst, at: now };
+    postBuckets.set(channel, bucket);
+    const refill = Math.floor((now - bucket.at) / POSTS_PER_CHANNEL.everyMs);
+    if (refill > 0) {
+      bucket.tokens = Math.min(POSTS_PER_CHANNEL.burst, bucket.tokens + refill);
+      bucket.at += refill * POSTS_PER_CHANNEL.everyMs;
+    }
+    if (bucket.tokens === 0) return false;
+    bucket.tokens -= 1;
+    return true;
   };
   const find = (channel: string, ts: string) =>
     messages.find((m) => m.channel === channel && m.ts === ts && !m.deleted);
@@ -112,6 +150,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       case 'chat.postMessage': {
         const refused = refuseChannel() ?? checkMessage(args);
         if (refused) return fail(refused);
+        if (!takePost(channel)) {
+          stats.postLimited += 1;
+          return { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '1' } };
+        }
         const message: FakeMessage = {
           channel,
           ts: nextTs(),
@@ -119,6 +161,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
           text: String(args.text ?? ''),
           blocks: parseBlocks(args.blocks),
           history: [],
+          metadata: parseJson(args.metadata) as FakeMessage['metadata'],
         };
         message.history.push(render(message));
         messages.push(message);
@@ -128,6 +171,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         const now = Date.now();
         while (updates.length && updates[0]! <= now - 60_000) updates.shift();
         if (updates.length >= (options.updatesPerMinute ?? 50)) {
+          stats.updateLimited += 1;
           return { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '5' } };
         }
         updates.push(now);
@@ -178,12 +222,48 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         return ok({ upload_url: `http://127.0.0.1:${port}/upload/${id}`, file_id: id });
       }
       case 'files.completeUploadExternal': {
-        const list = JSON.parse(String(args.files)) as { id: string; title?: string }[];
+        const refused = refuseChannel();
+        if (refused) return fail(refused);
+        const list = parseJson(args.files) as { id: string; title?: string }[];
         for (const f of list) {
           const file = files.find((x) => x.id === f.id);
           if (file) Object.assign(file, { title: f.title, channel, threadTs: args.thread_ts });
         }
+        // Slack shares the files in a message of their own.
+        messages.push({
+          channel,
+          ts: nextTs(),
+          threadTs: args.thread_ts ? String(args.thread_ts) : undefined,
+          text: '',
+          blocks: [],
+          history: [''],
+          files: list.map((f) => ({ id: f.id })),
+        });
         return ok({ files: list.map((f) => ({ id: f.id, title: f.title })) });
+      }
+      case 'conversations.open':
+        return ok({ channel: { id: `D${String(args.users)}` } });
+      case 'conversations.replies':
+      case 'conversations.history': {
+        const oldest = Number(args.oldest ?? 0);
+        const found = messages.filter(
+          (m) =>
+            m.channel === channel &&
+            !m.deleted &&
+            Number(m.ts) >= oldest &&
+            (method === 'conversations.replies'
+              ? m.ts === args.ts || m.threadTs === args.ts
+              : !m.threadTs || m.threadTs === m.ts),
+        );
+        const withMetadata = String(args.include_all_metadata) === 'true';
+        return ok({
+          messages: found.map((m) => ({
+            ts: m.ts,
+            text: m.text,
+            ...(m.files ? { files: m.files } : {}),
+            ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+          })),
+        });
       }
       default:
         return fail('unknown_method');
@@ -210,6 +290,31 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       send(res, { status: 200, body: { ok: false, error: 'invalid_auth' } });
       return;
     }
+    const fault = faults.find(
+      (f) =>
+        Date.now() < f.until &&
+        (f.methods === '*' || f.methods.includes(method)) &&
+        (!f.when || f.when(args)),
+    );
+    if (fault) {
+      calls.push({ method, args, at: Date.now(), status: 0, error: `fault:${fault.error}` });
+      if (fault.error === 'network') req.socket.destroy();
+      else if (fault.error === 'http500') send(res, { status: 500, body: { ok: false } });
+      else if (fault.error === 'ratelimited') {
+        send(res, { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '2' } });
+      } else send(res, { status: 200, body: { ok: false, error: fault.error } });
+      return;
+    }
+    const hold = held.findIndex((h) => h.when(method, args));
+    if (hold >= 0) {
+      // Slack takes the request only once the caller has gone: its answer is never read.
+      held.splice(hold, 1);
+      req.socket.once('close', () => {
+        const late = handle(method, args);
+        calls.push({ method, args, at: Date.now(), status: late.status, error: 'held' });
+      });
+      return;
+    }
     const result = handle(method, args);
     const error = (result.body as { error?: string }).error;
     calls.push({ method, args, at: Date.now(), status: result.status, error });
@@ -230,6 +335,15 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     /** Reactions on a message (the bot's or a person's), by channel and ts. */
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
+    stats,
+    /** Until `forMs` from now, calls to `methods` fail as `error` says (see Fault). */
+    fault(methods: Fault['methods'], error: string, forMs: number, when?: Fault['when']) {
+      faults.push({ methods, error, until: Date.now() + forMs, when });
+    },
+    /** The next matching call is taken only after its client disconnects, and never answered. */
+    holdUntilCallerGone(when: (method: string, args: Record<string, unknown>) => boolean) {
+      held.push({ when });
+    },
     /** The next `count` calls to `method` get 429 with Retry-After. */
     rateLimit(method: string, count: number, retryAfterSeconds: number) {
       forced.push({ method, count, retryAfter: retryAfterSeconds });
@@ -282,6 +396,11 @@ function parseBlocks(value: unknown): Block[] {
   if (!value) return [];
   if (typeof value === 'string') return JSON.parse(value) as Block[];
   return value as Block[];
+}
+
+function parseJson(value: unknown): unknown {
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? JSON.parse(value) : value;
 }
 
 function parseArgs(body: string, contentType: string): Record<string, unknown> {

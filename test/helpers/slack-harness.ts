@@ -50,33 +50,24 @@ export async function slackHarness(llm: Llm, extraEnv: Record<string, string> = 
   async function start(): Promise<{ url: string; stop: () => Promise<void> }> {
     const config = loadConfig(env);
     const logger = createLogger(env.LOG_LEVEL);
-    const { db: database, sessions } = await openStore(config);
-    const engine = await withKnowledgeBase(engineDeps(config, logger), database);
+    const store = await openStore(config);
+    const engine = await withKnowledgeBase(engineDeps(config, logger), store.db);
     const controller = new AbortController();
     let listening!: (port: number | undefined) => void;
     const port = new Promise<number | undefined>((resolve) => {
       listening = resolve;
     });
-    const done = serveCommand(
-      config,
-      database,
-      sessions,
-      engine,
-      engineSettings(config),
-      logger,
-      controller.signal,
-      {
-        editIntervalMs: 150,
-        pollMs: 50,
-        onListening: listening,
-      },
-    );
+    const done = serveCommand(config, store, engine, engineSettings(config), logger, controller.signal, {
+      editIntervalMs: 150,
+      pollMs: 50,
+      onListening: listening,
+    });
     const server = {
       url: `http://127.0.0.1:${await port}/slack/events`,
       stop: async () => {
         controller.abort();
         await done;
-        await database.close();
+        await store.db.close();
       },
     };
     servers.push(server);

@@ -8,6 +8,7 @@ import { systemClock } from '../../src/ports/clock.js';
 import type { Llm } from '../../src/ports/llm.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import type { Database } from '../../src/store/database.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { ruleSearch } from '../fakes/rule-llm.js';
 import { prompts, testSettings } from './engine-harness.js';
@@ -23,6 +24,7 @@ export function worker(
   return startWorker(
     {
       sessions: new SessionStore(db.pool),
+      lifecycle: new SessionLifecycle(db.pool, 24),
       leases: new SessionLeases(db.pool, owner, LEASE_MS),
       engine: { llm, prompts, webSearch: ruleSearch, countTokens, clock: systemClock, logger: silentLogger },
       settings,
@@ -34,7 +36,7 @@ export function worker(
 
 export async function submit(db: Database, question = 'What about topics?'): Promise<string> {
   const id = randomUUID();
-  await new SessionStore(db.pool).createQueued(
+  await new SessionLifecycle(db.pool, 24).createQueued(
     { id, origin: 'cli', requester: 'ann', question },
     newSession(id, { question, skipClarification: true }),
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionLeases } from '../../src/jobs/session-leases.js';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
@@ -83,7 +83,7 @@ describe('worker', () => {
     const id = await submit(db);
     const w = worker(db, new RuleLlm({ delayMs: 150, rounds: 5 }), 'cancel-w');
     await waitFor(async () => (await store.loadCheckpoint(id))?.cycle === 1);
-    expect(await new SessionLeases(db.pool, 'slack', 1000).requestCancel(id, 'U123')).toBe(true);
+    expect(await new SessionLifecycle(db.pool, 24).requestCancel(id, 'U123')).toBe(true);
     const row = await waitFor(finished(id), 3000);
     await w.stop();
     expect(row.status).toBe('cancelled');

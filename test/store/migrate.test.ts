@@ -16,7 +16,12 @@ describe.each([
     const db = await open();
     opened.push(db);
     const first = await migrate(db.pool, MIGRATIONS_DIR);
-    expect(first.applied).toEqual(['001_sessions.sql', '002_leases.sql', '003_knowledge_base.sql']);
+    expect(first.applied).toEqual([
+      '001_sessions.sql',
+      '002_leases.sql',
+      '003_knowledge_base.sql',
+      '004_delivery.sql',
+    ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
     const { rows } = await db.pool.query('SELECT id, name FROM schema_migrations ORDER BY id');
@@ -24,6 +29,7 @@ describe.each([
       { id: 1, name: '001_sessions.sql' },
       { id: 2, name: '002_leases.sql' },
       { id: 3, name: '003_knowledge_base.sql' },
+      { id: 4, name: '004_delivery.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -38,6 +44,7 @@ describe.each([
       'session_usage',
       'sessions',
       'slack_messages',
+      'slack_outbox',
     ]);
   });
 });
@@ -50,6 +57,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 3]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 4]);
   });
 });

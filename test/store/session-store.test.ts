@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { ScriptedLlm } from '../fakes/scripted-llm.js';
 import { harness, run, testSettings } from '../helpers/engine-harness.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
 import { corpusTools, standardScript } from '../helpers/scenario.js';
+import { insertSession, type TestSession } from '../helpers/sessions.js';
 
 describe.each([
   ['real Postgres', realPostgres],
@@ -25,15 +27,8 @@ describe.each([
     (db as { cleanup?: () => void }).cleanup?.();
   });
 
-  const newSession = (overrides: Partial<Parameters<SessionStore['create']>[0]> = {}) =>
-    store.create({
-      id: randomUUID(),
-      origin: 'cli',
-      requester: 'ann',
-      question: 'Why?',
-      status: 'running',
-      ...overrides,
-    });
+  const newSession = async (overrides: TestSession = {}) =>
+    (await store.get(await insertSession(db.pool, overrides)))!;
 
   it('creates, reads, lists and finds sessions by id prefix', async () => {
     const a = await newSession({ requester: 'bob' });
@@ -75,7 +70,12 @@ describe.each([
     expect((await store.listEvents(row.id)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect((await store.listEvents(row.id)).map((e) => e.event)).toEqual(h.events.slice(0, 5));
 
-    await store.setStatus(row.id, 'done', { plan: state.plan!, report: outcome.report });
+    await new SessionLifecycle(db.pool, 24).finish(
+      row.id,
+      'done',
+      { plan: state.plan!, report: outcome.report },
+      undefined,
+    );
     const done = await store.get(row.id);
     expect(done).toMatchObject({
       status: 'done',
@@ -94,13 +94,15 @@ describe.each([
 
   it('remembers the Slack messages a session owns', async () => {
     const row = await newSession();
-    await store.recordSlackMessage(row.id, 'progress', 'C1', '1.1');
-    await store.recordSlackMessage(row.id, 'plan', 'C1', '1.2');
-    await store.recordSlackMessage(row.id, 'progress', 'C1', '1.3');
+    await store.recordSlackMessage(row.id, 'progress', { channelId: 'C1', ts: '1.1' });
+    await store.recordSlackMessage(row.id, 'plan', { channelId: 'C1', ts: '1.2' });
+    await store.recordSlackMessage(row.id, 'progress', { channelId: 'C1', ts: '1.3' });
+    await store.recordSlackMessage(row.id, 'file', { channelId: 'C1', fileId: 'F1' });
     expect(await store.slackMessages(row.id)).toEqual(
       new Map([
-        ['progress', { channelId: 'C1', ts: '1.3' }],
-        ['plan', { channelId: 'C1', ts: '1.2' }],
+        ['progress', { channelId: 'C1', ts: '1.3', fileId: undefined }],
+        ['plan', { channelId: 'C1', ts: '1.2', fileId: undefined }],
+        ['file', { channelId: 'C1', ts: undefined, fileId: 'F1' }],
       ]),
     );
   });

@@ -34,6 +34,8 @@ interface MessageState {
   /** The last state of a finished session: sent before any live refresh. */
   final: boolean;
   waiters: (() => void)[];
+  /** Callers of `deliver`, told how the version they gave (or a newer one) fared. */
+  outcomes: { version: number; resolve: () => void; reject: (error: unknown) => void }[];
 }
 
 interface TeamState {
@@ -76,8 +78,7 @@ export class EditScheduler {
    */
   update(target: EditTarget, message: SlackMessage, options: { final?: boolean } = {}): void {
     const team = this.team(target.team);
-    const key = `${target.channel}:${target.ts}`;
-    let state = team.messages.get(key);
+    let state = team.messages.get(key(target));
     if (!state) {
       state = {
         target,
@@ -89,14 +90,26 @@ export class EditScheduler {
         waitingSince: 0,
         final: false,
         waiters: [],
+        outcomes: [],
       };
-      team.messages.set(key, state);
+      team.messages.set(key(target), state);
     }
     if (state.sent === state.version) state.waitingSince = this.now();
     state.latest = message;
     state.version += 1;
     state.final = Boolean(options.final);
     this.pump(target.team);
+  }
+
+  /**
+   * A durable edit (from the outbox): sent as a final, and the promise says
+   * whether Slack took it (or a newer version); 429s are waited out here, any
+   * other refusal rejects with Slack's error.
+   */
+  deliver(target: EditTarget, message: SlackMessage): Promise<void> {
+    this.update(target, message, { final: true });
+    const state = this.teams.get(target.team)!.messages.get(key(target))!;
+    return new Promise((resolve, reject) => state.outcomes.push({ version: state.version, resolve, reject }));
   }
 
   /**
@@ -168,11 +181,11 @@ export class EditScheduler {
       }
       const entry = { at: now };
       team.window.push(entry);
-      this.deliver(teamId, team, next, now, entry);
+      this.sendNow(teamId, team, next, now, entry);
     }
   }
 
-  private deliver(
+  private sendNow(
     teamId: string,
     team: TeamState,
     state: MessageState,
@@ -187,6 +200,7 @@ export class EditScheduler {
         () => {
           this.stats.sent += 1;
           state.sent = version;
+          settle(state, version, (o) => o.resolve());
         },
         (error: unknown) => {
           if (error instanceof SlackRateLimited) {
@@ -197,6 +211,7 @@ export class EditScheduler {
           // Not worth retrying (message deleted, refused): drop this content, keep any newer one.
           this.stats.failed += 1;
           state.sent = version;
+          settle(state, version, (o) => o.reject(error));
           this.options.logger.error(
             { err: error, sessionId: state.target.sessionId, channel: state.target.channel },
             'could not edit a Slack message',
@@ -208,6 +223,8 @@ export class EditScheduler {
         state.inFlight = false;
         if (state.sent === state.version) {
           for (const resolve of state.waiters.splice(0)) resolve();
+          // Nothing left to send: forget the message (a later edit starts afresh), so finished sessions cost nothing.
+          if (state.final && state.outcomes.length === 0) team.messages.delete(key(state.target));
         } else if (state.sent !== version) state.waitingSince = Math.min(state.waitingSince, now);
         this.pump(teamId);
       });
@@ -225,6 +242,16 @@ export class EditScheduler {
       Math.max(0, at - this.now()),
     );
   }
+}
+
+function key(target: EditTarget): string {
+  return `${target.channel}:${target.ts}`;
+}
+
+function settle(state: MessageState, version: number, tell: (o: MessageState['outcomes'][number]) => void) {
+  const due = state.outcomes.filter((o) => o.version <= version);
+  state.outcomes = state.outcomes.filter((o) => o.version > version);
+  for (const o of due) tell(o);
 }
 
 /** Finals first, then whoever has waited longest. */

@@ -5,7 +5,10 @@ import type { FinalReport, SessionState } from '../../engine/session-state.js';
 import type { SessionSurface, Settled } from '../../jobs/session-surface.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { SessionRow, SessionStore } from '../../store/session-store.js';
+import type { OutboxIntent } from '../../store/outbox-intent.js';
+import type { OutboxStore } from '../../store/outbox-store.js';
+import type { SessionRow, SessionStore, SlackMessageRef } from '../../store/session-store.js';
+import type { Dispatcher } from '../delivery/outbox-dispatcher.js';
 import {
   clarifyMessage,
   type Ending,
@@ -18,11 +21,12 @@ import {
   sourcesMessages,
 } from '../render/messages.js';
 import { safeText } from '../render/mrkdwn.js';
-import type { SlackApi } from '../slack-api.js';
-import type { EditScheduler, EditTarget } from './edit-scheduler.js';
+import { SessionThread } from '../thread/session-thread.js';
+import type { EditScheduler } from './edit-scheduler.js';
 
 export interface ThreadPublisherDeps {
-  api: SlackApi;
+  outbox: OutboxStore;
+  dispatcher: Dispatcher;
   edits: EditScheduler;
   sessions: SessionStore;
   clock: Clock;
@@ -30,34 +34,33 @@ export interface ThreadPublisherDeps {
   tickMs?: number;
 }
 
-/** Reactions on the user's own message when a mention (or DM) started the session: the bot cannot edit it. */
-const REACTION: Record<Ending['kind'], string> = {
-  done: 'white_check_mark',
-  failed: 'x',
-  cancelled: 'no_entry_sign',
-  expired: 'hourglass',
-};
-
 /**
- * Publishes one session to its Slack thread: plan, one live progress message
- * (edited through the shared scheduler), then the report, sources, report.md
- * and the root's status. Every message it posts is recorded by role, so a
- * session resumed by another worker edits the same messages instead of
- * posting new ones. Publishing never throws into the research.
+ * Shows one running session in its Slack thread. The plan, the progress
+ * message and the outcome (report, sources, report.md, final states) are
+ * outbox intents, delivered durably; only the live refreshes of the progress
+ * message go straight to the edit scheduler, since each one replaces the last
+ * and a lost one is replaced by the next. Never throws into the research.
  */
 export class ThreadPublisher implements SessionSurface {
-  private chain: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
   private closed = false;
+  private readonly unsubscribe: () => void;
 
   private constructor(
     private readonly deps: ThreadPublisherDeps,
-    private readonly row: SessionRow & { teamId: string; channelId: string; threadTs: string },
-    private readonly owned: Map<string, { channelId: string; ts: string }>,
+    private readonly row: SessionRow,
+    private readonly thread: SessionThread,
+    private readonly owned: Map<string, SlackMessageRef>,
     private progress: Progress,
     private startedAt: number | null,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.unsubscribe = deps.dispatcher.onDelivered((d) => {
+      if (d.sessionId !== row.id) return;
+      this.owned.set(d.role, { channelId: d.channelId, ts: d.ts });
+      if (d.role === 'progress') this.startTicking();
+    });
+  }
 
   /** A publisher for a Slack session, resuming from what the thread already shows; undefined for other sessions. */
   static async open(
@@ -70,14 +73,8 @@ export class ThreadPublisher implements SessionSurface {
     const owned = await deps.sessions.slackMessages(row.id);
     const events = await deps.sessions.listEvents(row.id);
     const progress = events.reduce((p, { event }) => reduceProgress(p, event), initialProgress());
-    const publisher = new ThreadPublisher(
-      deps,
-      { ...row, teamId: row.teamId, channelId: row.channelId, threadTs: row.threadTs },
-      owned,
-      progress,
-      state.startedAt,
-      log,
-    );
+    const thread = SessionThread.of(row, owned.get('mention')?.ts);
+    const publisher = new ThreadPublisher(deps, row, thread, owned, progress, state.startedAt, log);
     if (owned.has('progress')) publisher.startTicking();
     return publisher;
   }
@@ -87,172 +84,93 @@ export class ThreadPublisher implements SessionSurface {
     this.progress = reduceProgress(this.progress, event);
     if (event.type === 'phase' && event.phase === 'plan' && this.startedAt === null)
       this.startedAt = this.now();
-    if (event.type === 'plan_done') this.enqueue(() => this.showPlan(event.plan));
+    if (event.type === 'plan_done') this.showPlan(event.plan);
     else this.refresh();
   }
 
-  async settle(settled: Settled): Promise<void> {
+  /** The writes that show how the session came to rest; the worker records them with its status. */
+  async outcomeIntents(settled: Settled): Promise<OutboxIntent[]> {
     this.stopTicking();
-    if (this.closed) return;
-    this.enqueue(() => this.publishOutcome(settled));
-    await this.chain;
-    this.closed = true;
-  }
-
-  async close(): Promise<void> {
-    this.stopTicking();
-    this.closed = true;
-    await this.chain;
-  }
-
-  private async showPlan(plan: string): Promise<void> {
-    if (!this.owned.has('plan')) await this.put('plan', planMessage(plan));
-    if (!this.owned.has('progress')) await this.put('progress', this.progressNow());
-    this.startTicking();
-  }
-
-  private async publishOutcome(settled: Settled): Promise<void> {
+    const t = this.thread;
     const id = this.row.id;
     if (settled.kind === 'needs_clarification') {
       const questions = settled.state.request.clarification?.questions ?? '';
-      await this.put('clarify', clarifyMessage(questions, id, { kind: 'open' }));
-      return;
+      return [t.post({ kind: 'clarify' }, clarifyMessage(questions, id, { kind: 'open' }))];
     }
     let ending: Ending;
     let report: FinalReport | null = null;
+    const intents: OutboxIntent[] = [];
     if (settled.kind === 'done') {
       report = settled.report;
-      ending = { kind: 'done', sources: report.sources.length, durationMs: report.durationMs };
+      ending = { kind: 'done', sources: report.sources.length, durationMs: report.durationMs, linked: true };
     } else if (settled.kind === 'cancelled') {
       const by = (await this.deps.sessions.get(id))?.cancelledBy ?? undefined;
       ending = { kind: 'cancelled', by };
       if (settled.found?.markdown.trim()) report = settled.found;
-    } else {
-      ending = { kind: 'failed', reason: settled.message };
-    }
-
-    this.finishProgress(ending);
-    if (settled.kind === 'cancelled') {
-      const by = ending.kind === 'cancelled' && ending.by ? ` by <@${ending.by}>` : '';
-      await this.put(
-        'notice',
-        noticeMessage(
-          `:no_entry: Research cancelled${by}.${report ? ' Here is what was found so far.' : ''} (session ${id})`,
+      const who = by ? ` by <@${by}>` : '';
+      const more = report ? ' Here is what was found so far.' : '';
+      intents.push(
+        t.notice(
+          'cancelled',
+          noticeMessage(`:no_entry: Research cancelled${who}.${more} (session ${id})`),
+          true,
         ),
       );
-    }
-    if (settled.kind === 'failed') {
-      await this.put(
-        'notice',
-        noticeMessage(`:x: The research failed: ${safeText(sentence(settled.message))} (session ${id})`),
+    } else {
+      ending = { kind: 'failed', reason: settled.message };
+      const why = safeText(sentence(settled.message));
+      intents.push(
+        t.notice('failed', noticeMessage(`:x: The research failed: ${why} (session ${id})`), true),
       );
     }
     if (report && settled.kind !== 'failed') {
       const footer = usageFooter(report, settled.state.usage, id);
-      await this.putAll('report', reportMessages(report));
-      await this.putAll('sources', sourcesMessages(report, footer));
-      await this.uploadOnce(report, footer);
-      if (ending.kind === 'done') {
-        const first = this.owned.get('report:0');
-        ending.reportLink = first ? await this.deps.api.permalink(first.channelId, first.ts) : undefined;
-      }
+      intents.push(
+        ...reportMessages(report).map((m, part) => t.post({ kind: 'report', part }, m, true)),
+        ...sourcesMessages(report, footer).map((m, part) => t.post({ kind: 'sources', part }, m, true)),
+      );
+      intents.push(
+        t.upload('report.md', 'Research report', reportDocument(this.row.question, report, footer)),
+      );
     }
-    await this.finishRoot(ending);
+    // Final states come last: they say "ready" only once everything before them is in the thread.
+    if (this.owned.has('progress') || this.owned.has('plan')) {
+      intents.push(t.edit({ kind: 'progress' }, progressMessage(this.progress, this.elapsed(), id, ending)));
+    }
+    intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
+    return intents;
   }
 
-  /**
-   * The last states of the progress and root messages are handed to the
-   * scheduler as finals without waiting for them: under a saturated edit
-   * budget they go out first, and the worker moves on.
-   */
-  private finishProgress(ending: Ending): void {
-    const target = this.target('progress');
-    if (target) {
-      this.deps.edits.update(target, progressMessage(this.progress, this.elapsed(), this.row.id, ending), {
-        final: true,
-      });
-    }
+  /** The intents are recorded: stop showing live state and let the dispatcher deliver them now. */
+  async close(): Promise<void> {
+    this.stopTicking();
+    this.closed = true;
+    this.unsubscribe();
+    this.deps.dispatcher.nudge();
   }
 
-  /** Every edit goes through the shared scheduler: the workspace's budget and 429s apply to it too. */
-  private async edit(role: string, message: SlackMessage): Promise<void> {
-    const target = this.target(role)!;
-    this.deps.edits.update(target, message);
-    await this.deps.edits.flush(target);
-  }
-
-  private async finishRoot(ending: Ending): Promise<void> {
-    const root = this.target('root');
-    if (root) {
-      this.deps.edits.update(root, rootMessage(this.row.requester, this.row.question, ending), {
-        final: true,
-      });
-      return;
-    }
-    const mention = this.owned.get('mention');
-    if (mention) {
-      await this.deps.api.unreact(mention.channelId, mention.ts, 'eyes');
-      await this.deps.api.react(mention.channelId, mention.ts, REACTION[ending.kind]);
-    }
-  }
-
-  private async uploadOnce(report: FinalReport, footer: string): Promise<void> {
-    if (this.owned.has('file')) return;
-    const document = reportDocument(this.row.question, report, footer);
-    await this.deps.api.upload(
-      this.row.channelId,
-      this.row.threadTs,
-      'report.md',
-      document,
-      'Research report',
+  private showPlan(plan: string): void {
+    const intents = [];
+    if (!this.owned.has('plan')) intents.push(this.thread.post({ kind: 'plan' }, planMessage(plan)));
+    if (!this.owned.has('progress')) intents.push(this.thread.post({ kind: 'progress' }, this.progressNow()));
+    // Marked as ours now, so the outcome edits them even if Slack has not taken them yet.
+    for (const intent of intents) this.owned.set(intent.role, { channelId: intent.channelId });
+    this.deps.outbox.add(this.row.id, intents).then(
+      () => this.deps.dispatcher.nudge(),
+      (err) => this.log.error({ err, sessionId: this.row.id }, 'could not record the plan for Slack'),
     );
-    // Files have no message ts we could edit later; the record only says "already uploaded".
-    await this.record('file', this.row.channelId, 'uploaded');
   }
 
-  /** Posts a series of messages (or edits the ones an earlier attempt posted) and removes leftovers. */
-  private async putAll(prefix: string, messages: SlackMessage[]): Promise<void> {
-    for (const [i, message] of messages.entries()) await this.put(`${prefix}:${i}`, message);
-    for (let i = messages.length; this.owned.has(`${prefix}:${i}`); i++) {
-      const old = this.owned.get(`${prefix}:${i}`)!;
-      await this.deps.api.remove(old.channelId, old.ts);
-    }
-  }
-
-  private async put(role: string, message: SlackMessage): Promise<void> {
-    if (this.owned.has(role)) {
-      await this.edit(role, message);
-      return;
-    }
-    const ts = await this.deps.api.post(this.row.channelId, message, this.row.threadTs);
-    await this.record(role, this.row.channelId, ts);
-  }
-
-  private async record(role: string, channelId: string, ts: string): Promise<void> {
-    this.owned.set(role, { channelId, ts });
-    await this.deps.sessions.recordSlackMessage(this.row.id, role, channelId, ts);
-  }
-
+  /** A live refresh: straight to the scheduler (newest wins), once the progress message exists. */
   private refresh(): void {
-    const target = this.target('progress');
-    if (target && !this.closed) this.deps.edits.update(target, this.progressNow());
+    const ts = this.owned.get('progress')?.ts;
+    if (!ts || this.closed) return;
+    const target = { team: this.row.teamId!, channel: this.row.channelId!, ts, sessionId: this.row.id };
+    this.deps.edits.update(target, this.progressNow());
   }
 
   private progressNow(): SlackMessage {
     return progressMessage(this.progress, this.elapsed(), this.row.id);
-  }
-
-  private target(role: string): EditTarget | undefined {
-    const owned = this.owned.get(role);
-    return owned && { team: this.row.teamId, channel: owned.channelId, ts: owned.ts, sessionId: this.row.id };
-  }
-
-  private enqueue(step: () => Promise<void>): void {
-    this.chain = this.chain
-      .then(step)
-      .catch((err) =>
-        this.log.error({ err, sessionId: this.row.id }, 'could not publish to the Slack thread'),
-      );
   }
 
   private startTicking(): void {

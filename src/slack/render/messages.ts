@@ -15,10 +15,17 @@ export const ACTION = { cancel: 'research_cancel', startNow: 'research_start_now
 
 /** The end of a session as the thread shows it. */
 export type Ending =
-  | { kind: 'done'; sources: number; durationMs: number; reportLink?: string }
+  | { kind: 'done'; sources: number; durationMs: number; linked?: boolean }
   | { kind: 'failed'; reason: string }
   | { kind: 'cancelled'; by?: string }
   | { kind: 'expired' };
+
+/**
+ * Stands for a link to the report's first message until the outbox resolves
+ * it at sending time, when that message exists. Text from people or models
+ * never contains a raw `<` (it is escaped), so only our own renderer writes this.
+ */
+export const REPORT_LINK = '<report-link|read the report>';
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
@@ -56,7 +63,7 @@ function endingLine(ending: Ending | undefined): string {
   if (!ending) return '_Researching… follow along in the thread._';
   switch (ending.kind) {
     case 'done': {
-      const link = ending.reportLink ? ` · <${ending.reportLink}|read the report>` : '';
+      const link = ending.linked ? ` · ${REPORT_LINK}` : '';
       return `:white_check_mark: *Report ready* · ${count(ending.sources, 'source')} · ${formatDuration(ending.durationMs)}${link}`;
     }
     case 'failed':

@@ -1,0 +1,92 @@
+import type { OutboxIntent } from '../../store/outbox-intent.js';
+import type { OutboxRow } from '../../store/outbox-store.js';
+import { noticeMessage } from '../render/messages.js';
+import { SlackCallError, SlackRateLimited } from '../slack-api.js';
+
+export type Failure =
+  | { kind: 'rate-limited'; code: 'ratelimited' }
+  /** Our token or scopes: nothing will work until the operator fixes it; keep everything pending. */
+  | { kind: 'auth'; code: string }
+  /** The conversation cannot be used: the requester gets the report by DM. */
+  | { kind: 'channel-gone'; code: string; note?: string }
+  /** Slack said no to this write for good. `quiet`: an edit of a message that is gone, expected. */
+  | { kind: 'refused'; code: string; quiet?: boolean }
+  /** Network, timeout, 5xx: try again; `mayHaveLanded` when Slack may have acted on it anyway. */
+  | { kind: 'transient'; code: string; mayHaveLanded: boolean };
+
+const AUTH = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
+  'missing_scope',
+  'no_permission',
+]);
+
+/** Why the thread cannot be used, as the requester is told. */
+const CHANNEL_GONE: Record<string, string> = {
+  channel_not_found: 'I can no longer see the channel',
+  is_archived: 'the channel is archived',
+  not_in_channel: 'I am no longer a member of the channel',
+  restricted_action: 'the channel does not allow me to post',
+  thread_not_found: 'the thread was deleted',
+};
+
+const RETRYABLE = new Set([
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'ratelimited',
+]);
+const MESSAGE_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
+
+export function classifyFailure(row: OutboxRow, error: unknown): Failure {
+  if (error instanceof SlackRateLimited) return { kind: 'rate-limited', code: 'ratelimited' };
+  const shows = row.op === 'post' || row.op === 'upload';
+  if (!(error instanceof SlackCallError)) {
+    const code = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
+    return { kind: 'transient', code: String(code), mayHaveLanded: shows };
+  }
+  const code = error.code;
+  if (AUTH.has(code)) return { kind: 'auth', code };
+  const reason = CHANNEL_GONE[code];
+  if (reason && row.channelId !== 'dm') {
+    return {
+      kind: 'channel-gone',
+      code,
+      note: `sent to the requester by direct message: ${reason} (${code})`,
+    };
+  }
+  if (RETRYABLE.has(code)) return { kind: 'transient', code, mayHaveLanded: shows };
+  return { kind: 'refused', code, quiet: row.op === 'update' && MESSAGE_GONE.has(code) };
+}
+
+/**
+ * What the requester gets instead when the thread cannot be used: one
+ * sentence saying why, then copies of everything essential that failed there.
+ */
+export function fallbackIntents(row: OutboxRow, failed: OutboxIntent[], code: string): OutboxIntent[] {
+  const why = CHANNEL_GONE[code] ?? `Slack refused it (${code})`;
+  const notice: OutboxIntent = {
+    key: 'dm:notice',
+    op: 'post',
+    role: 'notice:fallback',
+    channelId: 'dm',
+    payload: {
+      message: noticeMessage(
+        `:warning: I could not post your research in <#${row.channelId}> because ${why}, so here it is. (session ${row.sessionId})`,
+      ),
+    },
+  };
+  const copies = failed.map((intent) => ({
+    key: `dm:${intent.key}`,
+    op: intent.op,
+    role: intent.role,
+    channelId: 'dm',
+    payload: intent.payload,
+    essential: true,
+  }));
+  return [notice, ...copies];
+}

@@ -1,0 +1,249 @@
+import type { Logger } from '../../ports/logger.js';
+import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
+import type { SessionLifecycle } from '../../store/session-lifecycle.js';
+import type { SessionStore } from '../../store/session-store.js';
+import type { EditScheduler } from '../publish/edit-scheduler.js';
+import type { SlackApi, SlackRateLimited } from '../slack-api.js';
+import { classifyFailure, fallbackIntents } from './delivery-failures.js';
+import { performIntent } from './perform-intent.js';
+
+export interface DispatcherDeps {
+  outbox: OutboxStore;
+  lifecycle: SessionLifecycle;
+  sessions: SessionStore;
+  /** A client without retries of its own: the dispatcher must know when an attempt's outcome is unknown. */
+  api: SlackApi;
+  edits: EditScheduler;
+  log: Logger;
+  /** This process's name on its claims. */
+  owner: string;
+  /** How long a claim keeps other processes off an intent. */
+  claimMs: number;
+  pollMs?: number;
+  /** Intents in flight at once (of different sessions). */
+  concurrency?: number;
+}
+
+export interface Delivered {
+  sessionId: string;
+  role: string;
+  channelId: string;
+  ts: string;
+}
+
+export interface Dispatcher {
+  /** Something was recorded: look now rather than at the next poll. */
+  nudge(): void;
+  /** Calls `listener` for every message this process delivers; returns how to stop. */
+  onDelivered(listener: (delivered: Delivered) => void): () => void;
+  /** Set while Slack refuses our token or scopes: what it said. */
+  degraded(): string | undefined;
+  readonly stats: { sent: number; failed: number; rateLimited: number; retried: number; adopted: number };
+  stop(): Promise<void>;
+}
+
+const EXPIRY_CHECK_MS = 10_000;
+
+/**
+ * Delivers the Slack outbox: the oldest pending intent of each session, in
+ * parallel across sessions, each when its method's budget allows. A 429
+ * waits out Retry-After; network errors, timeouts and 5xx back off and try
+ * again until the deadline, first looking in the thread for a post that may
+ * have landed (message metadata) so nothing is posted twice; a channel that
+ * cannot be used sends the report to the requester by DM; a refused token
+ * pauses delivery and marks the process degraded. Any process with a Slack
+ * token runs one, so pending intents survive every crash.
+ */
+export function startDispatcher(deps: DispatcherDeps): Dispatcher {
+  const { outbox, log } = deps;
+  const concurrency = deps.concurrency ?? 8;
+  const pollMs = deps.pollMs ?? 1000;
+  const inFlight = new Map<string, Promise<void>>();
+  const listeners = new Set<(d: Delivered) => void>();
+  const dms = new Map<string, string>();
+  const stats = { sent: 0, failed: 0, rateLimited: 0, retried: 0, adopted: 0 };
+  let degraded: { code: string; pauseMs: number; until: number } | undefined;
+  let stopped = false;
+  let wake = () => {};
+  let nextExpiry = 0;
+
+  const context = {
+    api: deps.api,
+    edits: deps.edits,
+    sessions: deps.sessions,
+    outbox,
+    dmChannel: async (user: string) => {
+      let channel = dms.get(user);
+      if (!channel) {
+        channel = await deps.api.openDm(user);
+        dms.set(user, channel);
+      }
+      return channel;
+    },
+    adopted: () => {
+      stats.adopted += 1;
+    },
+  };
+
+  async function settle(sessionId: string): Promise<void> {
+    const status = await deps.lifecycle.settleDelivery(sessionId);
+    if (status === 'done') log.info({ sessionId }, 'report delivered');
+    else if (status === 'undeliverable') log.error({ sessionId }, 'report undeliverable');
+  }
+
+  async function attempt(row: OutboxRow): Promise<void> {
+    try {
+      const where = await performIntent(context, row);
+      await outbox.sent(row, where);
+      stats.sent += 1;
+      if (degraded) {
+        log.info({ after: degraded.code }, 'Slack accepts our writes again; delivery resumed');
+        degraded = undefined;
+      }
+      if (where?.ts) {
+        const delivered = {
+          sessionId: row.sessionId,
+          role: row.role,
+          channelId: where.channelId,
+          ts: where.ts,
+        };
+        for (const listener of listeners) listener(delivered);
+      }
+    } catch (error) {
+      await handleFailure(row, error);
+    }
+    await settle(row.sessionId);
+  }
+
+  async function handleFailure(row: OutboxRow, error: unknown): Promise<void> {
+    const failure = classifyFailure(row, error);
+    const logged = { sessionId: row.sessionId, role: row.role, op: row.op, code: failure.code };
+    switch (failure.kind) {
+      case 'rate-limited':
+        stats.rateLimited += 1;
+        await outbox.retry(row.id, (error as SlackRateLimited).retryAfterMs, 'ratelimited', false);
+        return;
+      case 'auth': {
+        if (!degraded)
+          log.error({ code: failure.code }, 'Slack refuses our token or scopes; delivery paused');
+        const pauseMs = Math.min((degraded?.pauseMs ?? 1000) * 2, 60_000);
+        degraded = { code: failure.code, pauseMs, until: Date.now() + pauseMs };
+        await outbox.retry(row.id, 0, failure.code, row.uncertain);
+        return;
+      }
+      case 'channel-gone': {
+        const failed = await outbox.abandonChannel(row.sessionId, row.channelId, failure.code);
+        stats.failed += 1;
+        if (failed.length === 0) {
+          log.warn(logged, 'the thread cannot be used');
+          return;
+        }
+        log.warn(logged, 'the thread cannot be used; sending the report to the requester by DM');
+        await outbox.add(row.sessionId, fallbackIntents(row, failed, failure.code));
+        await deps.lifecycle.noteDelivery(row.sessionId, failure.note!);
+        return;
+      }
+      case 'refused':
+        stats.failed += 1;
+        if (failure.quiet) log.warn(logged, 'Slack refused an edit of a message that is gone');
+        else log.error(logged, 'Slack refused a write');
+        await outbox.failed(row.id, failure.code);
+        return;
+      case 'transient': {
+        stats.retried += 1;
+        if (row.attempts === 1) log.warn({ ...logged, err: error }, 'Slack write failed; retrying');
+        await outbox.retry(row.id, backoffMs(row.attempts), failure.code, failure.mayHaveLanded);
+        return;
+      }
+    }
+  }
+
+  async function expireOverdue(): Promise<void> {
+    for (const { sessionId, lastError } of await outbox.expireOverdue()) {
+      log.error({ sessionId, lastError }, 'Slack delivery deadline passed');
+      await settle(sessionId);
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      let waitMs = pollMs;
+      try {
+        if (Date.now() >= nextExpiry) {
+          nextExpiry = Date.now() + EXPIRY_CHECK_MS;
+          await expireOverdue();
+        }
+        if (degraded && Date.now() < degraded.until) waitMs = degraded.until - Date.now();
+        else if (inFlight.size < concurrency) waitMs = Math.min(waitMs, await startDue());
+      } catch (err) {
+        log.error({ err }, 'Slack delivery could not read the outbox');
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(10, waitMs));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  })();
+
+  /** Starts what is due and within budget; returns how soon something held back by a budget will be. */
+  async function startDue(): Promise<number> {
+    let soonest = pollMs;
+    for (const row of await outbox.due(concurrency * 4)) {
+      if (inFlight.size >= concurrency || stopped) break;
+      if (inFlight.has(row.id)) continue;
+      const wait = budgetWait(deps.api, row);
+      if (wait > 0) {
+        soonest = Math.min(soonest, wait);
+        continue;
+      }
+      if (!(await outbox.claim(row.id, deps.owner, deps.claimMs))) continue;
+      const claimed = { ...row, attempts: row.attempts + 1 };
+      inFlight.set(
+        row.id,
+        attempt(claimed)
+          .catch((err) => log.error({ err, sessionId: row.sessionId }, 'Slack delivery failed unexpectedly'))
+          .finally(() => {
+            inFlight.delete(row.id);
+            wake();
+          }),
+      );
+    }
+    return soonest;
+  }
+
+  return {
+    nudge: () => wake(),
+    onDelivered: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    degraded: () => degraded?.code,
+    stats,
+    async stop() {
+      stopped = true;
+      wake();
+      await loop;
+      // Attempts under way finish (each is bounded by the client's timeout); their claims then lapse or settle.
+      await Promise.race([Promise.all(inFlight.values()), new Promise((r) => setTimeout(r, 5000).unref())]);
+    },
+  };
+}
+
+/** How long this intent's method must wait for budget; chat.update has the edit scheduler instead. */
+function budgetWait(api: SlackApi, row: OutboxRow): number {
+  const method = { post: 'chat.postMessage', delete: 'chat.delete', upload: 'files', update: '' }[
+    row.op as string
+  ];
+  if (method === '') return 0;
+  return api.limits.wouldWait(method ?? 'reactions', row.channelId === 'dm' ? undefined : row.channelId);
+}
+
+/** 1 s, 2 s, 4 s… up to a minute, with jitter so a recovering Slack is not hit all at once. */
+function backoffMs(attempts: number): number {
+  const base = Math.min(1000 * 2 ** Math.max(0, attempts - 1), 60_000);
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}

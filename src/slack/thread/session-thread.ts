@@ -1,0 +1,112 @@
+import type { OutboxIntent } from '../../store/outbox-intent.js';
+import type { SlackMessage } from '../render/messages.js';
+import { type NoticeName, roleKey, type ThreadRole } from './thread-roles.js';
+
+/** What each kind of intent carries (slack_outbox.payload). */
+export type PostPayload = { message: SlackMessage };
+/** `ts` when known when recorded (the root); otherwise the dispatcher finds the role's message. */
+export type UpdatePayload = { message: SlackMessage; ts?: string };
+export type ReactPayload = { name: string; ts: string };
+export type UploadPayload = { filename: string; title: string; content: string };
+
+export interface ThreadPlace {
+  sessionId: string;
+  channelId: string;
+  threadTs: string;
+  /** The person's own message that started the session (mention or DM), when there is one; else a root of ours. */
+  mentionTs?: string;
+}
+
+/** The reaction that marks a mention with the session's outcome. */
+export const OUTCOME_REACTION = {
+  done: 'white_check_mark',
+  failed: 'x',
+  cancelled: 'no_entry_sign',
+  expired: 'hourglass',
+} as const;
+
+/**
+ * The one owner of a session's thread: every message, edit, reaction and
+ * file the session shows is built here as an outbox intent, keyed by its
+ * typed role, for the listeners and the worker alike. Nothing here talks to
+ * Slack: the dispatcher delivers the intents.
+ */
+export class SessionThread {
+  constructor(readonly place: ThreadPlace) {}
+
+  /** The thread of a stored Slack session; `mentionTs` from its recorded `mention` role, if any. */
+  static of(
+    row: { id: string; channelId: string | null; threadTs: string | null },
+    mentionTs?: string,
+  ): SessionThread {
+    return new SessionThread({
+      sessionId: row.id,
+      channelId: row.channelId ?? '',
+      threadTs: row.threadTs ?? '',
+      mentionTs,
+    });
+  }
+
+  post(role: ThreadRole, message: SlackMessage, essential = false): OutboxIntent {
+    const key = roleKey(role);
+    return this.intent('post', key, `post:${key}`, { message } satisfies PostPayload, essential);
+  }
+
+  notice(name: NoticeName, message: SlackMessage, essential = false): OutboxIntent {
+    return this.post({ kind: 'notice', name }, message, essential);
+  }
+
+  /** An edit of a message this session owns; the newest content recorded wins. */
+  edit(role: ThreadRole, message: SlackMessage): OutboxIntent {
+    const key = roleKey(role);
+    const ts = role.kind === 'root' ? this.place.threadTs : undefined;
+    return this.intent('update', key, `update:${key}`, { message, ts } satisfies UpdatePayload);
+  }
+
+  /** The root's last line (a `/research` root), or the reactions on the person's message (a mention). */
+  finishOpener(root: SlackMessage, outcome: keyof typeof OUTCOME_REACTION): OutboxIntent[] {
+    if (!this.place.mentionTs) return [this.edit({ kind: 'root' }, root)];
+    return [this.unreact('eyes'), this.react(OUTCOME_REACTION[outcome])];
+  }
+
+  react(name: string): OutboxIntent {
+    return this.reaction('react', name);
+  }
+
+  unreact(name: string): OutboxIntent {
+    return this.reaction('unreact', name);
+  }
+
+  upload(filename: string, title: string, content: string): OutboxIntent {
+    return this.intent(
+      'upload',
+      roleKey({ kind: 'file' }),
+      'upload:file',
+      { filename, title, content } satisfies UploadPayload,
+      true,
+    );
+  }
+
+  private reaction(op: 'react' | 'unreact', name: string): OutboxIntent {
+    const ts = this.place.mentionTs ?? this.place.threadTs;
+    return this.intent(op, 'mention', `${op}:${name}`, { name, ts } satisfies ReactPayload);
+  }
+
+  private intent(
+    op: OutboxIntent['op'],
+    role: string,
+    key: string,
+    payload: unknown,
+    essential = false,
+  ): OutboxIntent {
+    return {
+      key,
+      op,
+      role,
+      channelId: this.place.channelId,
+      threadTs: op === 'post' || op === 'upload' ? this.place.threadTs : undefined,
+      payload,
+      essential,
+    };
+  }
+}

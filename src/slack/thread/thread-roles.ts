@@ -1,0 +1,45 @@
+/**
+ * The messages a session owns in its thread, by role. A role names one
+ * message (or file, or reaction target) for the whole life of the session:
+ * a resumed session finds and edits the same ones.
+ */
+export type ThreadRole =
+  /** The channel message `/research` posts; its last line shows the outcome. */
+  | { kind: 'root' }
+  /** The person's own message (mention or DM) that started the session: marked with reactions. */
+  | { kind: 'mention' }
+  | { kind: 'clarify' }
+  | { kind: 'plan' }
+  | { kind: 'progress' }
+  | { kind: 'report'; part: number }
+  | { kind: 'sources'; part: number }
+  | { kind: 'file' }
+  | { kind: 'notice'; name: NoticeName };
+
+export type NoticeName = 'queued' | 'cancelled' | 'failed' | 'fallback';
+
+/** The role's name as stored (slack_messages.role, slack_outbox.role). */
+export function roleKey(role: ThreadRole): string {
+  switch (role.kind) {
+    case 'report':
+    case 'sources':
+      return `${role.kind}:${role.part}`;
+    case 'notice':
+      return `notice:${role.name}`;
+    default:
+      return role.kind;
+  }
+}
+
+const SIMPLE = new Set(['root', 'mention', 'clarify', 'plan', 'progress', 'file']);
+const NOTICES = new Set<string>(['queued', 'cancelled', 'failed', 'fallback']);
+
+export function parseRole(key: string): ThreadRole {
+  const [kind, arg] = key.split(':');
+  if (SIMPLE.has(kind!) && arg === undefined) return { kind } as ThreadRole;
+  if ((kind === 'report' || kind === 'sources') && /^\d+$/.test(arg ?? '')) {
+    return { kind, part: Number(arg) };
+  }
+  if (kind === 'notice' && NOTICES.has(arg ?? '')) return { kind, name: arg as NoticeName };
+  throw new Error(`unknown thread role "${key}"`);
+}

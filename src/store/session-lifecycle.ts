@@ -1,0 +1,298 @@
+import type pg from 'pg';
+import type { FinalReport, SessionState } from '../engine/session-state.js';
+import { LeaseLostError } from './lease-lost-error.js';
+import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
+
+export type SessionStatus =
+  | 'clarifying'
+  | 'queued'
+  | 'running'
+  | 'reporting'
+  | 'delivering'
+  | 'done'
+  | 'undeliverable'
+  | 'failed'
+  | 'cancelled'
+  | 'expired';
+
+/** Research not finished yet: these count against the per-user limit and can be cancelled. */
+export const RESEARCHING: readonly SessionStatus[] = ['clarifying', 'queued', 'running', 'reporting'];
+/** A worker can run these: waiting for one, or handed back by one that stopped or died. */
+export const RUNNABLE: readonly SessionStatus[] = ['queued', 'running', 'reporting'];
+/** Nothing more will happen to these (retention may delete them). */
+export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'failed', 'cancelled', 'expired'];
+
+/**
+ * The only moves a session can make. `delivering` sits between a written
+ * report and a reader who can see it: `done` means the requester has it.
+ */
+export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
+  clarifying: ['queued', 'running', 'cancelled', 'expired'],
+  queued: ['running'],
+  running: ['reporting', 'clarifying', 'delivering', 'done', 'failed', 'cancelled'],
+  reporting: ['delivering', 'done', 'failed', 'cancelled'],
+  delivering: ['done', 'undeliverable'],
+  done: [],
+  undeliverable: [],
+  failed: [],
+  cancelled: [],
+  expired: [],
+};
+
+export function isResearching(status: SessionStatus): boolean {
+  return RESEARCHING.includes(status);
+}
+
+/** The statuses a session may reach `to` from. */
+function sources(to: SessionStatus): SessionStatus[] {
+  return (Object.keys(TRANSITIONS) as SessionStatus[]).filter((from) => TRANSITIONS[from].includes(to));
+}
+
+export interface NewSession {
+  id: string;
+  origin: 'slack' | 'cli';
+  teamId?: string;
+  channelId?: string;
+  threadTs?: string;
+  turn?: number;
+  requester: string;
+  question: string;
+}
+
+export interface Ending {
+  plan?: string;
+  report?: FinalReport;
+  error?: string;
+}
+
+/**
+ * Owns a session's status: every status write goes through here, each as one
+ * statement guarded by the allowed transitions (and, for a worker, by holding
+ * the lease). Slack writes caused by a move are recorded in the same
+ * statement, so a crash never separates the state from what the thread must show.
+ */
+export class SessionLifecycle {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly deliveryDeadlineHours: number,
+  ) {}
+
+  /** A session for the workers, with its initial engine state as its first checkpoint, in one statement. */
+  async createQueued(
+    session: NewSession,
+    initial: SessionState,
+    intents: OutboxIntent[] = [],
+  ): Promise<void> {
+    await this.pool.query(
+      `WITH s AS (
+         INSERT INTO sessions (${SESSION_COLUMNS}, status, queued_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id),
+       c AS (INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $9, 0, $10 FROM s),
+       i AS (${insertIntentsSql('s', '$11', '$12')})
+       SELECT 1`,
+      [
+        ...sessionValues(session),
+        initial.phase,
+        JSON.stringify(initial),
+        intentsJson(intents),
+        this.deliveryDeadlineHours,
+      ],
+    );
+  }
+
+  /** A session the CLI runs in its own process (never a job for the workers). */
+  async createRunning(session: NewSession): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO sessions (${SESSION_COLUMNS}, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'running')`,
+      sessionValues(session),
+    );
+  }
+
+  /** A worker claimed a queued session (a resumed one is already running). */
+  async begin(id: string, owner: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE sessions SET status = 'running', updated_at = now()
+       WHERE id = $1 AND status = 'queued' AND lease_owner = $2`,
+      [id, owner],
+    );
+  }
+
+  async reporting(id: string, owner?: string): Promise<void> {
+    await this.move(id, 'reporting', { owner, from: ['running'] });
+  }
+
+  /** The CLI's requester answered at the prompt. */
+  async resume(id: string): Promise<void> {
+    await this.move(id, 'running', { from: ['clarifying'] });
+  }
+
+  async awaitAnswers(id: string, owner: string | undefined, intents: OutboxIntent[] = []): Promise<void> {
+    await this.move(id, 'clarifying', { owner, intents });
+  }
+
+  /**
+   * Research came to rest: `delivering` (a Slack report on its way), `done`
+   * (nothing to deliver), `cancelled` or `failed`, with the report and the
+   * Slack writes that show it, in one statement.
+   */
+  async finish(
+    id: string,
+    to: 'delivering' | 'done' | 'cancelled' | 'failed',
+    ending: Ending,
+    owner: string | undefined,
+    intents: OutboxIntent[] = [],
+  ): Promise<void> {
+    await this.move(id, to, { owner, ending, intents });
+  }
+
+  /**
+   * The requester answered (or skipped) the questions: the answered state
+   * becomes the checkpoint and the session goes back to the queue, only once
+   * (a second answer or a double click finds it no longer clarifying).
+   */
+  async requeueAnswered(state: SessionState, intents: OutboxIntent[] = []): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET status = 'queued', queued_at = now(), updated_at = now()
+         WHERE id = $1 AND status = 'clarifying' AND cancel_requested_at IS NULL
+         RETURNING id),
+       c AS (
+         INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
+         SELECT id, $2, $3, $4, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
+         FROM s
+         ON CONFLICT (session_id) DO UPDATE SET phase = EXCLUDED.phase, cycle = EXCLUDED.cycle,
+           state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()),
+       i AS (${insertIntentsSql('s', '$5', '$6')})
+       SELECT count(*)::int AS n FROM s`,
+      [
+        state.sessionId,
+        state.phase,
+        state.cycle,
+        JSON.stringify(state),
+        intentsJson(intents),
+        this.deliveryDeadlineHours,
+      ],
+    );
+    return rows[0].n === 1;
+  }
+
+  /** Cancels a session waiting for answers (no worker holds it); true only the first time. */
+  async cancelClarifying(id: string, by: string, intents: OutboxIntent[] = []): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET status = 'cancelled', cancelled_by = $2, cancel_requested_at = now(),
+           updated_at = now(), finished_at = now()
+         WHERE id = $1 AND status = 'clarifying' RETURNING id),
+       i AS (${insertIntentsSql('s', '$3', '$4')})
+       SELECT count(*)::int AS n FROM s`,
+      [id, by, intentsJson(intents), this.deliveryDeadlineHours],
+    );
+    return rows[0].n === 1;
+  }
+
+  /** Asks whichever worker runs the session to stop (it notices at its next heartbeat). */
+  async requestCancel(id: string, by: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE sessions SET cancel_requested_at = now(), cancelled_by = $2, updated_at = now()
+       WHERE id = $1 AND status = ANY($3::text[]) AND cancel_requested_at IS NULL`,
+      [id, by, RESEARCHING],
+    );
+    return rowCount === 1;
+  }
+
+  /** Clarifications nobody answered in time expire; returns their ids so surfaces can say so. */
+  async expireClarifications(olderThanHours: number): Promise<string[]> {
+    const { rows } = await this.pool.query(
+      `UPDATE sessions SET status = 'expired', finished_at = now(), updated_at = now()
+       WHERE status = 'clarifying' AND updated_at < now() - make_interval(hours => $1)
+       RETURNING id`,
+      [olderThanHours],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * A delivering session whose outbox has nothing left pending: `done` when
+   * every essential write reached the thread or the requester's DMs,
+   * `undeliverable` otherwise. Returns the new status, if it moved.
+   */
+  async settleDelivery(id: string): Promise<SessionStatus | null> {
+    const { rows } = await this.pool.query(
+      `WITH lost AS (
+         SELECT o.last_error FROM slack_outbox o WHERE o.session_id = $1 AND o.essential AND o.state = 'failed'
+           AND NOT EXISTS (SELECT 1 FROM slack_outbox d WHERE d.session_id = $1
+             AND d.key = 'dm:' || o.key AND d.state = 'sent')
+         ORDER BY o.id DESC LIMIT 1)
+       UPDATE sessions s SET updated_at = now(), finished_at = now(),
+         status = CASE WHEN EXISTS (SELECT 1 FROM lost) THEN 'undeliverable' ELSE 'done' END,
+         delivery_note = COALESCE((SELECT 'Slack did not take the report: ' || COALESCE(last_error, 'unknown error')
+                                   FROM lost), delivery_note)
+       WHERE s.id = $1 AND s.status = 'delivering'
+         AND NOT EXISTS (SELECT 1 FROM slack_outbox o WHERE o.session_id = $1 AND o.state = 'pending')
+       RETURNING status`,
+      [id],
+    );
+    return (rows[0]?.status as SessionStatus | undefined) ?? null;
+  }
+
+  /** How the report reached the requester, or why it could not: shown by `sessions show` and the status list. */
+  async noteDelivery(id: string, note: string): Promise<void> {
+    await this.pool.query('UPDATE sessions SET delivery_note = $2 WHERE id = $1', [id, note]);
+  }
+
+  private async move(
+    id: string,
+    to: SessionStatus,
+    options: { owner?: string; from?: SessionStatus[]; ending?: Ending; intents?: OutboxIntent[] },
+  ): Promise<void> {
+    const { owner, ending = {}, intents = [] } = options;
+    const from = options.from ?? sources(to);
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET status = $2,
+           plan = COALESCE($3, plan),
+           report = COALESCE($4::jsonb, report),
+           error = COALESCE($5, error),
+           updated_at = now(),
+           finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END
+         WHERE id = $1 AND status = ANY($7::text[]) AND ($8::text IS NULL OR lease_owner = $8)
+         RETURNING id),
+       i AS (${insertIntentsSql('s', '$9', '$10')})
+       SELECT count(*)::int AS n FROM s`,
+      [
+        id,
+        to,
+        ending.plan ?? null,
+        ending.report ? JSON.stringify(ending.report) : null,
+        ending.error ?? null,
+        FINISHED,
+        from,
+        owner ?? null,
+        intentsJson(intents),
+        this.deliveryDeadlineHours,
+      ],
+    );
+    if (rows[0].n === 1) return;
+    const { rows: now } = await this.pool.query('SELECT status, lease_owner FROM sessions WHERE id = $1', [
+      id,
+    ]);
+    if (owner && now[0]?.lease_owner !== owner) throw new LeaseLostError(id);
+    if (now[0]?.status === to) return;
+    throw new Error(`session ${id} cannot move from ${now[0]?.status ?? 'nowhere'} to ${to}`);
+  }
+}
+
+const SESSION_COLUMNS = 'id, origin, team_id, channel_id, thread_ts, turn, requester, question';
+
+function sessionValues(s: NewSession): unknown[] {
+  return [
+    s.id,
+    s.origin,
+    s.teamId ?? null,
+    s.channelId ?? null,
+    s.threadTs ?? null,
+    s.turn ?? 1,
+    s.requester,
+    s.question,
+  ];
+}
