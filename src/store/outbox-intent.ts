@@ -25,7 +25,7 @@ export function insertIntentsSql(from: string, intents: string, hours: string): 
   return `INSERT INTO slack_outbox
       (session_id, key, op, role, channel_id, thread_ts, payload, essential, deadline_at)
     SELECT s.id, x.key, x.op, x.role, x.channel_id, x.thread_ts, x.payload, COALESCE(x.essential, false),
-      now() + make_interval(hours => ${hours})
+      now() + make_interval(secs => ${hours}::float8 * 3600)
     FROM ${from} s, jsonb_to_recordset(${intents}::jsonb) AS x(key text, op text, role text,
       channel_id text, thread_ts text, payload jsonb, essential boolean)
     ON CONFLICT (session_id, key) DO UPDATE SET payload = EXCLUDED.payload, state = 'pending',

@@ -132,7 +132,7 @@ export class OutboxStore {
   async expireOverdue(): Promise<{ sessionId: string; lastError: string | null }[]> {
     const { rows } = await this.pool.query(
       `UPDATE slack_outbox SET state = 'failed', done_at = now(), claimed_by = NULL,
-         last_error = 'deadline passed' || COALESCE(': ' || last_error, '')
+         last_error = 'not delivered within DELIVERY_DEADLINE_HOURS' || COALESCE(' (last error: ' || last_error || ')', '')
        WHERE state = 'pending' AND deadline_at < now()
        RETURNING session_id, last_error`,
     );

@@ -222,7 +222,8 @@ export class SessionLifecycle {
          SELECT o.last_error FROM slack_outbox o WHERE o.session_id = $1 AND o.essential AND o.state = 'failed'
            AND NOT EXISTS (SELECT 1 FROM slack_outbox d WHERE d.session_id = $1
              AND d.key = 'dm:' || o.key AND d.state = 'sent')
-         ORDER BY o.id DESC LIMIT 1)
+         -- The first write that was really tried says most about why.
+         ORDER BY o.attempts = 0, o.id LIMIT 1)
        UPDATE sessions s SET updated_at = now(), finished_at = now(),
          status = CASE WHEN EXISTS (SELECT 1 FROM lost) THEN 'undeliverable' ELSE 'done' END,
          delivery_note = COALESCE((SELECT 'Slack did not take the report: ' || COALESCE(last_error, 'unknown error')

@@ -44,9 +44,12 @@ export interface Fault {
   methods: string[] | '*';
   /** `http500`, `network` (connection reset), `ratelimited` (429), or a Slack error string. */
   error: string;
-  until: number;
-  /** Only requests this says yes to. */
-  when?: (args: Record<string, unknown>) => boolean;
+  forMs: number;
+  /** The window opens at the first request this says yes to (at once without it). */
+  from?: (method: string, args: Record<string, unknown>) => boolean;
+  /** Only calls in this channel fail. */
+  channel?: string;
+  until?: number;
 }
 
 /**
@@ -67,7 +70,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const updates: number[] = [];
   const reactions = new Map<string, string[]>();
   const faults: Fault[] = [];
-  const held: { when: (method: string, args: Record<string, unknown>) => boolean }[] = [];
+  const held: { when: (method: string, args: Record<string, unknown>) => boolean; arrived: () => void }[] =
+    [];
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
   const stats = { postLimited: 0, updateLimited: 0 };
@@ -290,25 +294,33 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       send(res, { status: 200, body: { ok: false, error: 'invalid_auth' } });
       return;
     }
+    for (const f of faults) {
+      if (f.until === undefined && (!f.from || f.from(method, args))) f.until = Date.now() + f.forMs;
+    }
     const fault = faults.find(
       (f) =>
+        f.until !== undefined &&
         Date.now() < f.until &&
         (f.methods === '*' || f.methods.includes(method)) &&
-        (!f.when || f.when(args)),
+        (!f.channel || f.channel === String(args.channel ?? args.channel_id ?? '')),
     );
     if (fault) {
       calls.push({ method, args, at: Date.now(), status: 0, error: `fault:${fault.error}` });
       if (fault.error === 'network') req.socket.destroy();
       else if (fault.error === 'http500') send(res, { status: 500, body: { ok: false } });
       else if (fault.error === 'ratelimited') {
-        send(res, { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '2' } });
+        send(res, {
+          status: 429,
+          body: { ok: false, error: 'ratelimited' },
+          headers: { 'retry-after': '2' },
+        });
       } else send(res, { status: 200, body: { ok: false, error: fault.error } });
       return;
     }
     const hold = held.findIndex((h) => h.when(method, args));
     if (hold >= 0) {
       // Slack takes the request only once the caller has gone: its answer is never read.
-      held.splice(hold, 1);
+      held.splice(hold, 1)[0]!.arrived();
       req.socket.once('close', () => {
         const late = handle(method, args);
         calls.push({ method, args, at: Date.now(), status: late.status, error: 'held' });
@@ -336,13 +348,19 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
     stats,
-    /** Until `forMs` from now, calls to `methods` fail as `error` says (see Fault). */
-    fault(methods: Fault['methods'], error: string, forMs: number, when?: Fault['when']) {
-      faults.push({ methods, error, until: Date.now() + forMs, when });
+    /** For `forMs`, calls to `methods` fail as `error` says (see Fault). */
+    fault(fault: Fault) {
+      faults.push(fault);
     },
-    /** The next matching call is taken only after its client disconnects, and never answered. */
-    holdUntilCallerGone(when: (method: string, args: Record<string, unknown>) => boolean) {
-      held.push({ when });
+    clearFaults() {
+      faults.length = 0;
+    },
+    /**
+     * The next matching call is taken only after its client disconnects, and
+     * never answered; resolves when it arrives.
+     */
+    holdUntilCallerGone(when: (method: string, args: Record<string, unknown>) => boolean): Promise<void> {
+      return new Promise((arrived) => held.push({ when, arrived }));
     },
     /** The next `count` calls to `method` get 429 with Retry-After. */
     rateLimit(method: string, count: number, retryAfterSeconds: number) {

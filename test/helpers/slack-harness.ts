@@ -107,13 +107,23 @@ export async function eventually<T>(
 /** Sessions as the database has them, for assertions. */
 export async function storedSessions(
   h: SlackHarness,
-): Promise<{ id: string; status: string; turn: number; question: string }[]> {
+): Promise<
+  {
+    id: string;
+    status: string;
+    turn: number;
+    question: string;
+    delivery_note: string | null;
+    has_report: boolean;
+  }[]
+> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: h.env.DATABASE_URL });
   await client.connect();
   try {
     const { rows } = await client.query(
-      'SELECT id, status, turn, question FROM sessions ORDER BY created_at',
+      `SELECT id, status, turn, question, delivery_note, report IS NOT NULL AS has_report
+       FROM sessions ORDER BY created_at`,
     );
     return rows;
   } finally {
