@@ -105,9 +105,7 @@ export async function eventually<T>(
 }
 
 /** Sessions as the database has them, for assertions. */
-export async function storedSessions(
-  h: SlackHarness,
-): Promise<
+export async function storedSessions(h: SlackHarness): Promise<
   {
     id: string;
     status: string;

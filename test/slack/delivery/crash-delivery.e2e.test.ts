@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSession } from '../../../src/engine/run-session.js';
+import { SessionThread } from '../../../src/slack/thread/session-thread.js';
+import type { Database } from '../../../src/store/database.js';
+import { SessionLifecycle } from '../../../src/store/session-lifecycle.js';
+import { SessionStore } from '../../../src/store/session-store.js';
+import { fakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { type FakeSlack, fakeSlackServer, render } from '../../fakes/fake-slack-server.js';
+import { RuleLlm } from '../../fakes/rule-llm.js';
+import { pageServer } from '../../helpers/page-server.js';
+import { realPostgres } from '../../helpers/postgres.js';
+import { eventually } from '../../helpers/slack-harness.js';
+import { BOT_TOKEN } from '../../helpers/slack-requests.js';
+
+const BIN = join(import.meta.dirname, '../../../bin/deep-research.js');
+
+let db: Database;
+let slack: FakeSlack;
+let closers: (() => Promise<unknown>)[] = [];
+const children: ChildProcess[] = [];
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  db = await realPostgres();
+  slack = await fakeSlackServer();
+  const model = await fakeOpenAiServer(new RuleLlm({ rounds: 1 }));
+  const search = await pageServer({
+    '/search': (req, res) => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            results: [{ url: `https://example.com/${encodeURIComponent(q)}`, title: q, content: q }],
+          }),
+        );
+    },
+  });
+  closers = [() => slack.close(), () => model.close(), () => search.close()];
+  env = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: db.url,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: model.baseUrl,
+    RESEARCH_MODEL: 'gpt-4.1',
+    SEARXNG_URL: search.url('/'),
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_API_URL: slack.apiUrl,
+    LEASE_SECONDS: '5',
+    LOG_LEVEL: 'silent',
+  };
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const close of closers) await close();
+  await db.close();
+});
+
+/** `deep-research worker` in its own process: it researches and delivers Slack sessions. */
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, [BIN, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+describe('delivery across a crash', () => {
+  it('posts no report part twice and misses none when the process dies with a post in flight that Slack accepts', async () => {
+    const id = randomUUID();
+    const ts = '1800000200.000100';
+    const thread = new SessionThread({ sessionId: id, channelId: 'C7', threadTs: ts, mentionTs: ts });
+    const question = 'How do tides work?';
+    await new SessionLifecycle(db.pool, 24).createQueued(
+      { id, origin: 'slack', teamId: 'T1', channelId: 'C7', threadTs: ts, requester: 'UKILL', question },
+      newSession(id, { question }),
+      [thread.react('eyes')],
+    );
+    await new SessionStore(db.pool).recordSlackMessage(id, 'mention', { channelId: 'C7', ts });
+    const held = slack.holdUntilCallerGone(
+      (method, args) => method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
+    );
+
+    const first = startWorker();
+    await held;
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    // Slack took the post after the process died: the part is in the thread, nobody knows its ts.
+    await eventually(() => slack.calls.some((c) => c.error === 'held'), 5000, 'held post accepted');
+    expect(slack.thread('C7', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
+
+    const second = startWorker();
+    const sessions = new SessionStore(db.pool);
+    await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
+    second.kill('SIGTERM');
+    await once(second, 'exit');
+
+    const messages = slack.thread('C7', ts);
+    expect(messages.filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
+    expect(messages.filter((m) => render(m).startsWith('*Sources*'))).toHaveLength(1);
+    expect(messages.filter((m) => m.files)).toHaveLength(1);
+    expect(slack.reactionsOn('C7', ts)).toEqual(['white_check_mark']);
+    // The second process found the part by its metadata instead of posting it again.
+    expect(slack.calls.filter((c) => c.method === 'conversations.replies').length).toBeGreaterThanOrEqual(1);
+    const report = messages.find((m) => render(m).startsWith('*Report*'))!;
+    expect(report.metadata).toEqual({
+      event_type: 'deep_research_message',
+      event_payload: { session_id: id, key: 'post:report:0' },
+    });
+    expect((await sessions.slackMessages(id)).get('report:0')?.ts).toBe(report.ts);
+  }, 90_000);
+});
