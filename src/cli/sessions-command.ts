@@ -13,7 +13,7 @@ export async function listSessions(store: SessionStore, io: Io, limit = 20): Pro
   }
   for (const s of rows) {
     const when = s.createdAt.toISOString().slice(0, 16).replace('T', ' ');
-    io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${s.status.padEnd(10)}  ${oneLine(s.question, 70)}\n`);
+    io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${s.status.padEnd(13)}  ${oneLine(s.question, 70)}\n`);
   }
   return 0;
 }

@@ -225,7 +225,7 @@ describe('sessions in the store', () => {
       const list = io();
       await listSessions(sessions, list);
       expect(list.out.text).toMatch(
-        new RegExp(`^${row!.id.slice(0, 8)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  done {8}How do heat pumps`),
+        new RegExp(`^${row!.id.slice(0, 8)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  done {11}How do heat pumps`),
       );
       const show = io();
       expect(await showSession(store, row!.id.slice(0, 8), show)).toBe(0);

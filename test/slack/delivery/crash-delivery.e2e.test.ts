@@ -31,13 +31,11 @@ beforeAll(async () => {
   const search = await pageServer({
     '/search': (req, res) => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            results: [{ url: `https://example.com/${encodeURIComponent(q)}`, title: q, content: q }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          results: [{ url: `https://example.com/${encodeURIComponent(q)}`, title: q, content: q }],
+        }),
+      );
     },
   });
   closers = [() => slack.close(), () => model.close(), () => search.close()];

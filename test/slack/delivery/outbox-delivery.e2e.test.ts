@@ -36,6 +36,14 @@ function expectComplete(h: SlackHarness, channel: string, ts: string) {
   const paragraphs = texts.flatMap((t) => t.split('\n')).filter((l) => l.startsWith('Finding from'));
   expect(new Set(paragraphs).size).toBe(paragraphs.length);
   expect(h.slack.reactionsOn(channel, ts)).toEqual(['white_check_mark']);
+  // "Done" is shown only after every part, the sources and the file reached the thread.
+  const done = h.slack.calls.find(
+    (c) => c.method === 'reactions.add' && c.args.timestamp === ts && c.args.name === 'white_check_mark',
+  )!;
+  const last = Math.max(
+    ...thread.filter((m) => m.files || isReport(m) || isSources(m)).map((m) => Number(m.ts)),
+  );
+  expect(done.at / 1000).toBeGreaterThanOrEqual(last);
 }
 
 describe('durable delivery', () => {
