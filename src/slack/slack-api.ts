@@ -1,11 +1,14 @@
 import {
+  LogLevel,
   WebAPIPlatformError,
   WebAPIRateLimitedError,
   WebClient,
   type WebClientOptions,
 } from '@slack/web-api';
 import { sleep } from '../http/retry-delay.js';
+import type { Logger } from '../ports/logger.js';
 import type { SlackMessage } from './render/messages.js';
+import { slackLogger } from './slack-logger.js';
 import { SlackRateLimits } from './slack-rate-limits.js';
 
 /**
@@ -23,16 +26,23 @@ export function webClientOptions(apiUrl?: string, retries = 2): WebClientOptions
   };
 }
 
-export function slackApiFor(botToken: string, apiUrl?: string, limits = new SlackRateLimits()): SlackApi {
-  return new SlackApi(new WebClient(botToken, webClientOptions(apiUrl)), limits);
-}
-
-/** The client the delivery dispatcher uses: no retries of its own, the same budget as the rest of the process. */
-export function deliveryApiFor(botToken: string, limits: SlackRateLimits, apiUrl?: string): SlackApi {
-  return new SlackApi(new WebClient(botToken, webClientOptions(apiUrl, 0)), limits, {
-    waitOn429: false,
-    attempts: 1,
+/**
+ * The client the delivery dispatcher uses: no retries of its own, the same
+ * budget as the rest of the process, and only its errors logged (the
+ * dispatcher says what failed, once, with the session id).
+ */
+export function deliveryApiFor(
+  botToken: string,
+  limits: SlackRateLimits,
+  logger: Logger,
+  apiUrl?: string,
+): SlackApi {
+  const client = new WebClient(botToken, {
+    ...webClientOptions(apiUrl, 0),
+    logger: slackLogger(logger, 'slack-delivery', LogLevel.ERROR),
+    logLevel: LogLevel.ERROR,
   });
+  return new SlackApi(client, limits, { waitOn429: false, attempts: 1 });
 }
 
 /** Slack said no: `code` is Slack's own error string (`not_in_channel`, `msg_too_long`…). */

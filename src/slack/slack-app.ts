@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type BlockAction, type Logger as BoltLogger, type ButtonAction, LogLevel } from '@slack/bolt';
+import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ACTION } from './render/messages.js';
 import { SlackApi, webClientOptions } from './slack-api.js';
+import { slackLogger } from './slack-logger.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
 import { type SlackSessions, USAGE } from './slack-sessions.js';
 
@@ -66,7 +67,7 @@ export function createSlackApp(
           },
         ],
     clientOptions: webClientOptions(options.apiUrl),
-    logger: boltLogger(log),
+    logger: slackLogger(log, 'bolt'),
   });
   const api = new SlackApi(app.client, options.limits);
   const { service, store } = wire(api);
@@ -214,21 +215,4 @@ function yieldToPendingRequests(): Promise<void> {
 function withoutMention(text: string, botUserId: string | undefined): string {
   const own = botUserId ? new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g') : /^\s*<@[UW][A-Z0-9]+(\|[^>]*)?>/;
   return text.replace(own, ' ').replace(/\s+/g, ' ').trim();
-}
-
-function boltLogger(log: Logger): BoltLogger {
-  const child = log.child({ component: 'bolt' });
-  let level = LogLevel.INFO;
-  const text = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ');
-  return {
-    debug: () => {},
-    info: (...msg) => child.info({}, text(msg)),
-    warn: (...msg) => child.warn({}, text(msg)),
-    error: (...msg) => child.error({}, text(msg)),
-    setLevel: (l) => {
-      level = l;
-    },
-    getLevel: () => level,
-    setName: () => {},
-  };
 }

@@ -37,7 +37,7 @@ export interface SlackDelivery {
  * thread publisher per running session.
  */
 export function startSlackDelivery(store: Store, options: SlackDeliveryOptions): SlackDelivery {
-  const api = deliveryApiFor(options.botToken, options.limits, options.apiUrl);
+  const api = deliveryApiFor(options.botToken, options.limits, options.logger, options.apiUrl);
   const edits = new EditScheduler((target, message) => api.updateOnce(target.channel, target.ts, message), {
     minIntervalMs: options.editIntervalMs ?? 3000,
     perMinute: options.updatesPerMinute,

@@ -212,8 +212,9 @@ export class SessionLifecycle {
   }
 
   /**
-   * A delivering session whose outbox has nothing left pending: `done` when
-   * every essential write reached the thread or the requester's DMs,
+   * A delivering session with no essential write left pending: `done` when
+   * every one reached the thread or the requester's DMs (the report is in
+   * front of the reader; final edits and reactions may still follow),
    * `undeliverable` otherwise. Returns the new status, if it moved.
    */
   async settleDelivery(id: string): Promise<SessionStatus | null> {
@@ -222,14 +223,15 @@ export class SessionLifecycle {
          SELECT o.last_error FROM slack_outbox o WHERE o.session_id = $1 AND o.essential AND o.state = 'failed'
            AND NOT EXISTS (SELECT 1 FROM slack_outbox d WHERE d.session_id = $1
              AND d.key = 'dm:' || o.key AND d.state = 'sent')
-         -- The first write that was really tried says most about why.
-         ORDER BY o.attempts = 0, o.id LIMIT 1)
+         -- The last write that was really tried says most about why.
+         ORDER BY o.attempts = 0, o.id DESC LIMIT 1)
        UPDATE sessions s SET updated_at = now(), finished_at = now(),
          status = CASE WHEN EXISTS (SELECT 1 FROM lost) THEN 'undeliverable' ELSE 'done' END,
          delivery_note = COALESCE((SELECT 'Slack did not take the report: ' || COALESCE(last_error, 'unknown error')
                                    FROM lost), delivery_note)
        WHERE s.id = $1 AND s.status = 'delivering'
-         AND NOT EXISTS (SELECT 1 FROM slack_outbox o WHERE o.session_id = $1 AND o.state = 'pending')
+         AND NOT EXISTS (SELECT 1 FROM slack_outbox o WHERE o.session_id = $1 AND o.essential
+                           AND o.state = 'pending')
        RETURNING status`,
       [id],
     );

@@ -92,6 +92,7 @@ describe('delivery across a crash', () => {
     const second = startWorker();
     const sessions = new SessionStore(db.pool);
     await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
+    await eventually(() => slack.reactionsOn('C7', ts).join() === 'white_check_mark', 30_000, 'reaction');
     second.kill('SIGTERM');
     await once(second, 'exit');
 

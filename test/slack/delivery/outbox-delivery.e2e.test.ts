@@ -26,7 +26,7 @@ const isReport = (m: FakeMessage) => render(m).startsWith('*Report*');
 const isSources = (m: FakeMessage) => render(m).startsWith('*Sources*');
 
 /** What a reader of one thread sees: exactly one of everything, and the outcome marked. */
-function expectComplete(h: SlackHarness, channel: string, ts: string) {
+async function expectComplete(h: SlackHarness, channel: string, ts: string) {
   const thread = h.slack.thread(channel, ts);
   const texts = thread.map(render);
   expect(texts.filter((t) => t.startsWith(':clipboard: *Research plan*'))).toHaveLength(1);
@@ -35,7 +35,8 @@ function expectComplete(h: SlackHarness, channel: string, ts: string) {
   expect(thread.filter((m) => m.files)).toHaveLength(1);
   const paragraphs = texts.flatMap((t) => t.split('\n')).filter((l) => l.startsWith('Finding from'));
   expect(new Set(paragraphs).size).toBe(paragraphs.length);
-  expect(h.slack.reactionsOn(channel, ts)).toEqual(['white_check_mark']);
+  // The final marks follow the report (they do not hold up `done`).
+  await eventually(() => h.slack.reactionsOn(channel, ts).join() === 'white_check_mark', 120_000, 'reaction');
   // "Done" is shown only after every part, the sources and the file reached the thread.
   const done = h.slack.calls.find(
     (c) => c.method === 'reactions.add' && c.args.timestamp === ts && c.args.name === 'white_check_mark',
@@ -62,7 +63,7 @@ describe('durable delivery', () => {
       200_000,
       'all 20 delivered',
     );
-    for (const ts of threads) expectComplete(h, 'C1', ts);
+    for (const ts of threads) await expectComplete(h, 'C1', ts);
     // Slack's per-channel posting limit (about one a second, short bursts) was never exceeded.
     expect(h.slack.stats.postLimited).toBe(0);
     expect(h.slack.stats.updateLimited).toBe(0);
@@ -95,7 +96,7 @@ describe('durable delivery', () => {
       'every session delivered',
     );
     for (const channel of ['C1', 'C2', 'C3']) {
-      expectComplete(h, channel, asked[channel]!);
+      await expectComplete(h, channel, asked[channel]!);
       // The faults really happened during report posting.
       expect(
         h.slack.calls.some(
@@ -141,7 +142,7 @@ describe('durable delivery', () => {
     expect(degraded.slack).toBe('Slack refuses our writes: invalid_auth');
     expect((await storedSessions(h))[0]!.status).toBe('delivering');
     await eventually(async () => (await storedSessions(h!))[0]!.status === 'done', 60_000, 'delivered');
-    expectComplete(h, 'C1', ts);
+    await expectComplete(h, 'C1', ts);
     expect(((await (await fetch(health)).json()) as { status: string }).status).toBe('ok');
   }, 90_000);
 
@@ -166,7 +167,7 @@ describe('durable delivery', () => {
     h.slack.clearFaults();
     await h.start();
     await eventually(async () => (await storedSessions(h!))[0]!.status === 'done', 30_000, 'delivered later');
-    expectComplete(h, 'C1', ts);
+    await expectComplete(h, 'C1', ts);
   }, 60_000);
 
   it('marks a session undeliverable past the deadline, with the reason, and keeps its report', async () => {
