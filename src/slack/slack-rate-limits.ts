@@ -39,6 +39,16 @@ export class SlackRateLimits {
 
   /** Takes a call's token if one is free; otherwise how long until one is (nothing is taken). */
   tryTake(method: string, channel?: string): number {
+    const wait = this.wouldWait(method, channel);
+    if (wait === 0) {
+      const found = this.bucket(method, channel);
+      if (found) found.bucket.tokens -= 1;
+    }
+    return wait;
+  }
+
+  /** How long a call would wait for its token now (nothing is taken). */
+  wouldWait(method: string, channel?: string): number {
     const found = this.bucket(method, channel);
     if (!found) return 0;
     const { bucket, rate } = found;
@@ -49,22 +59,7 @@ export class SlackRateLimits {
       bucket.tokens = Math.min(rate.burst, bucket.tokens + refill);
       bucket.at = bucket.tokens === rate.burst ? now : bucket.at + refill * rate.everyMs;
     }
-    if (bucket.tokens > 0) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return bucket.at + rate.everyMs - now;
-  }
-
-  /** How long a call would wait for its token now (nothing is taken). */
-  wouldWait(method: string, channel?: string): number {
-    const found = this.bucket(method, channel);
-    if (!found) return 0;
-    const { bucket, rate } = found;
-    const now = this.now();
-    if (now < bucket.pausedUntil) return bucket.pausedUntil - now;
-    if (bucket.tokens > 0 || now - bucket.at >= rate.everyMs) return 0;
-    return bucket.at + rate.everyMs - now;
+    return bucket.tokens > 0 ? 0 : bucket.at + rate.everyMs - now;
   }
 
   /** Waits for a token. */

@@ -22,6 +22,16 @@ async function mention(url: string, user: string, question: string, channel = 'C
   return ts;
 }
 
+/** From the first report post on, for `forMs`, posts fail as `error` says. */
+function failReportPosts(h: SlackHarness, error: string, forMs: number) {
+  h.slack.fault({
+    methods: ['chat.postMessage'],
+    error,
+    forMs,
+    from: (method, args) => method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
+  });
+}
+
 const isReport = (m: FakeMessage) => render(m).startsWith('*Report*');
 const isSources = (m: FakeMessage) => render(m).startsWith('*Sources*');
 
@@ -149,13 +159,7 @@ describe('durable delivery', () => {
   it('completes a delivery that a stopped process left pending', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }));
     const first = await h.start();
-    h.slack.fault({
-      methods: ['chat.postMessage'],
-      error: 'http500',
-      forMs: 600_000,
-      from: (method, args) =>
-        method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
-    });
+    failReportPosts(h, 'http500', 600_000);
     const ts = await mention(first.url, 'UPEND', 'Why is the sky blue?');
     await eventually(
       () => h!.slack.calls.some((c) => c.error === 'fault:http500'),
@@ -174,13 +178,7 @@ describe('durable delivery', () => {
     // 0.002 hours: about seven seconds.
     h = await slackHarness(new RuleLlm({ rounds: 1 }), { DELIVERY_DEADLINE_HOURS: '0.002' });
     const app = await h.start();
-    h.slack.fault({
-      methods: ['chat.postMessage'],
-      error: 'http500',
-      forMs: 600_000,
-      from: (method, args) =>
-        method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
-    });
+    failReportPosts(h, 'http500', 600_000);
     await mention(app.url, 'ULATE', 'How do magnets work?');
     const row = await eventually(
       async () => (await storedSessions(h!)).find((s) => s.status === 'undeliverable'),
