@@ -164,9 +164,9 @@ async function runClaimed(
       log.info({ reason: (reason as Error)?.message }, 'session handed back');
       return;
     }
-    await recorder.finish(outcome, (await surface?.outcomeIntents(outcome)) ?? []);
+    const status = await recorder.finish(outcome, (await surface?.outcomeIntents(outcome)) ?? []);
     await surface?.close();
-    log.info({ outcome: outcome.kind }, 'session came to rest');
+    log.info({ outcome: outcome.kind, status }, 'session came to rest');
   } catch (error) {
     if (error instanceof LeaseLostError || controller.signal.reason === LOST) {
       log.warn({ err: error }, 'lost the session to another worker; stopping');

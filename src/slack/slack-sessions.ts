@@ -8,6 +8,7 @@ import { clarifyMessage, type Ending, noticeMessage, rootMessage } from './rende
 import { safeText } from './render/mrkdwn.js';
 import { type SlackApi, SlackCallError } from './slack-api.js';
 import { SessionThread } from './thread/session-thread.js';
+import { ThreadMessages } from './thread/thread-roles.js';
 
 export interface SlackSessionsDeps {
   sessions: SessionStore;
@@ -233,7 +234,8 @@ export class SlackSessions {
   }
 
   private async threadOf(row: SessionRow): Promise<SessionThread> {
-    return SessionThread.of(row, (await this.deps.sessions.slackMessages(row.id)).get('mention')?.ts);
+    const owned = new ThreadMessages(await this.deps.sessions.slackMessages(row.id));
+    return SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
   }
 
   private async create(s: {
@@ -266,9 +268,11 @@ export class SlackSessions {
         question: s.question,
       },
       newSession(id, { question: s.question, previousResearch: s.previousResearch }),
-      s.role === 'mention' ? [thread.react('eyes')] : [],
+      {
+        opener: { role: s.role, ts: s.roleTs },
+        intents: s.role === 'mention' ? [thread.react('eyes')] : [],
+      },
     );
-    await this.deps.sessions.recordSlackMessage(id, s.role, { channelId: s.channelId, ts: s.roleTs });
     this.deps.deliver();
     // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
     const timer = setTimeout(() => {

@@ -77,25 +77,33 @@ export class SessionLifecycle {
     private readonly deliveryDeadlineHours: number,
   ) {}
 
-  /** A session for the workers, with its initial engine state as its first checkpoint, in one statement. */
+  /**
+   * A session for the workers, with its initial engine state as its first
+   * checkpoint, the Slack message that opened it (by role) and its first
+   * Slack writes, in one statement.
+   */
   async createQueued(
     session: NewSession,
     initial: SessionState,
-    intents: OutboxIntent[] = [],
+    slack: { opener?: { role: string; ts: string }; intents?: OutboxIntent[] } = {},
   ): Promise<void> {
     await this.pool.query(
       `WITH s AS (
          INSERT INTO sessions (${SESSION_COLUMNS}, status, queued_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id),
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id, channel_id),
        c AS (INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $9, 0, $10 FROM s),
+       m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts)
+             SELECT id, $13, channel_id, $14 FROM s WHERE $13::text IS NOT NULL),
        i AS (${insertIntentsSql('s', '$11', '$12')})
        SELECT 1`,
       [
         ...sessionValues(session),
         initial.phase,
         JSON.stringify(initial),
-        intentsJson(intents),
+        intentsJson(slack.intents ?? []),
         this.deliveryDeadlineHours,
+        slack.opener?.role ?? null,
+        slack.opener?.ts ?? null,
       ],
     );
   }

@@ -3,7 +3,7 @@ import type { SessionOutcome } from '../engine/run-session.js';
 import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxIntent } from './outbox-intent.js';
-import type { SessionLifecycle } from './session-lifecycle.js';
+import type { SessionLifecycle, SessionStatus } from './session-lifecycle.js';
 import { isStoredEvent, type SessionStore } from './session-store.js';
 
 /**
@@ -62,12 +62,12 @@ export class SessionRecorder {
    * Records where the session came to rest, with the Slack writes that show
    * it: a Slack report is `delivering` until the requester can read it.
    */
-  async finish(outcome: SessionOutcome, intents: OutboxIntent[] = []): Promise<void> {
+  async finish(outcome: SessionOutcome, intents: OutboxIntent[] = []): Promise<SessionStatus> {
     await this.flush();
     const { state } = outcome;
     if (outcome.kind === 'needs_clarification') {
       await this.lifecycle.awaitAnswers(this.sessionId, this.owner, intents);
-      return;
+      return 'clarifying';
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
     const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
@@ -79,6 +79,7 @@ export class SessionRecorder {
       intents,
     );
     await this.store.saveUsage(this.sessionId, state.usage);
+    return to;
   }
 
   async fail(message: string, intents: OutboxIntent[] = []): Promise<void> {

@@ -121,7 +121,8 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
     switch (failure.kind) {
       case 'rate-limited':
         stats.rateLimited += 1;
-        await outbox.retry(row.id, (error as SlackRateLimited).retryAfterMs, 'ratelimited', false);
+        // Not sent now; whether an earlier attempt landed is as unknown as it was (the 429 may be the lookup's).
+        await outbox.retry(row.id, (error as SlackRateLimited).retryAfterMs, 'ratelimited', row.uncertain);
         return;
       case 'auth': {
         if (!degraded)

@@ -4,6 +4,7 @@ import type { EditScheduler } from '../publish/edit-scheduler.js';
 import { REPORT_LINK, type SlackMessage } from '../render/messages.js';
 import type { SlackApi } from '../slack-api.js';
 import type { PostPayload, ReactPayload, UpdatePayload, UploadPayload } from '../thread/session-thread.js';
+import { ThreadMessages } from '../thread/thread-roles.js';
 
 export interface PerformContext {
   api: SlackApi;
@@ -89,7 +90,10 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
 async function withReportLink(ctx: PerformContext, sessionId: string, message: SlackMessage) {
   const json = JSON.stringify(message);
   if (!json.includes(REPORT_LINK)) return message;
-  const first = (await ctx.sessions.slackMessages(sessionId)).get('report:0');
+  const first = new ThreadMessages(await ctx.sessions.slackMessages(sessionId)).get({
+    kind: 'report',
+    part: 0,
+  });
   const link = first?.ts ? await ctx.api.permalink(first.channelId, first.ts) : undefined;
   const replaced = link
     ? json.replaceAll(REPORT_LINK, `<${link}|read the report>`)

@@ -22,6 +22,7 @@ import {
 } from '../render/messages.js';
 import { safeText } from '../render/mrkdwn.js';
 import { SessionThread } from '../thread/session-thread.js';
+import { roleKey, ThreadMessages } from '../thread/thread-roles.js';
 import type { EditScheduler } from './edit-scheduler.js';
 
 export interface ThreadPublisherDeps {
@@ -44,13 +45,14 @@ export interface ThreadPublisherDeps {
 export class ThreadPublisher implements SessionSurface {
   private timer?: NodeJS.Timeout;
   private closed = false;
+  private lookedUpAt = 0;
   private readonly unsubscribe: () => void;
 
   private constructor(
     private readonly deps: ThreadPublisherDeps,
     private readonly row: SessionRow,
     private readonly thread: SessionThread,
-    private readonly owned: Map<string, SlackMessageRef>,
+    private readonly owned: ThreadMessages<SlackMessageRef>,
     private progress: Progress,
     private startedAt: number | null,
     private readonly log: Logger,
@@ -58,7 +60,7 @@ export class ThreadPublisher implements SessionSurface {
     this.unsubscribe = deps.dispatcher.onDelivered((d) => {
       if (d.sessionId !== row.id) return;
       this.owned.set(d.role, { channelId: d.channelId, ts: d.ts });
-      if (d.role === 'progress') this.startTicking();
+      if (d.role === roleKey({ kind: 'progress' })) this.startTicking();
     });
   }
 
@@ -70,12 +72,12 @@ export class ThreadPublisher implements SessionSurface {
     log: Logger,
   ): Promise<ThreadPublisher | undefined> {
     if (row.origin !== 'slack' || !row.teamId || !row.channelId || !row.threadTs) return undefined;
-    const owned = await deps.sessions.slackMessages(row.id);
+    const owned = new ThreadMessages(await deps.sessions.slackMessages(row.id));
     const events = await deps.sessions.listEvents(row.id);
     const progress = events.reduce((p, { event }) => reduceProgress(p, event), initialProgress());
-    const thread = SessionThread.of(row, owned.get('mention')?.ts);
+    const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, state.startedAt, log);
-    if (owned.has('progress')) publisher.startTicking();
+    if (owned.has({ kind: 'progress' })) publisher.startTicking();
     return publisher;
   }
 
@@ -134,7 +136,7 @@ export class ThreadPublisher implements SessionSurface {
       );
     }
     // Final states come last: they say "ready" only once everything before them is in the thread.
-    if (this.owned.has('progress') || this.owned.has('plan')) {
+    if (this.owned.has({ kind: 'progress' }) || this.owned.has({ kind: 'plan' })) {
       intents.push(t.edit({ kind: 'progress' }, progressMessage(this.progress, this.elapsed(), id, ending)));
     }
     intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
@@ -151,22 +153,40 @@ export class ThreadPublisher implements SessionSurface {
 
   private showPlan(plan: string): void {
     const intents = [];
-    if (!this.owned.has('plan')) intents.push(this.thread.post({ kind: 'plan' }, planMessage(plan)));
-    if (!this.owned.has('progress')) intents.push(this.thread.post({ kind: 'progress' }, this.progressNow()));
+    if (!this.owned.has({ kind: 'plan' }))
+      intents.push(this.thread.post({ kind: 'plan' }, planMessage(plan)));
+    if (!this.owned.has({ kind: 'progress' }))
+      intents.push(this.thread.post({ kind: 'progress' }, this.progressNow()));
     // Marked as ours now, so the outcome edits them even if Slack has not taken them yet.
     for (const intent of intents) this.owned.set(intent.role, { channelId: intent.channelId });
     this.deps.outbox.add(this.row.id, intents).then(
       () => this.deps.dispatcher.nudge(),
       (err) => this.log.error({ err, sessionId: this.row.id }, 'could not record the plan for Slack'),
     );
+    this.startTicking();
   }
 
   /** A live refresh: straight to the scheduler (newest wins), once the progress message exists. */
   private refresh(): void {
-    const ts = this.owned.get('progress')?.ts;
-    if (!ts || this.closed) return;
+    const ts = this.owned.get({ kind: 'progress' })?.ts;
+    if (this.closed) return;
+    if (!ts) {
+      if (this.owned.has({ kind: 'progress' })) void this.findProgress();
+      return;
+    }
     const target = { team: this.row.teamId!, channel: this.row.channelId!, ts, sessionId: this.row.id };
     this.deps.edits.update(target, this.progressNow());
+  }
+
+  /** Another process's dispatcher may have posted the progress message: its ts is in the store. */
+  private async findProgress(): Promise<void> {
+    const now = this.now();
+    if (now - this.lookedUpAt < 10_000) return;
+    this.lookedUpAt = now;
+    const found = (await this.deps.sessions.slackMessages(this.row.id).catch(() => undefined))?.get(
+      'progress',
+    );
+    if (found?.ts && !this.owned.get({ kind: 'progress' })?.ts) this.owned.set({ kind: 'progress' }, found);
   }
 
   private progressNow(): SlackMessage {

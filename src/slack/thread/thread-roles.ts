@@ -43,3 +43,21 @@ export function parseRole(key: string): ThreadRole {
   if (kind === 'notice' && NOTICES.has(arg ?? '')) return { kind, name: arg as NoticeName };
   throw new Error(`unknown thread role "${key}"`);
 }
+
+/** What a session owns in its thread, looked up by typed role (the store keys it by `roleKey`). */
+export class ThreadMessages<T> {
+  constructor(private readonly byKey: Map<string, T> = new Map()) {}
+
+  get(role: ThreadRole): T | undefined {
+    return this.byKey.get(roleKey(role));
+  }
+
+  has(role: ThreadRole): boolean {
+    return this.byKey.has(roleKey(role));
+  }
+
+  /** A role, or its stored name as the outbox reports it. */
+  set(role: ThreadRole | string, value: T): void {
+    this.byKey.set(roleKey(typeof role === 'string' ? parseRole(role) : role), value);
+  }
+}

@@ -74,9 +74,8 @@ describe('delivery across a crash', () => {
     await new SessionLifecycle(db.pool, 24).createQueued(
       { id, origin: 'slack', teamId: 'T1', channelId: 'C7', threadTs: ts, requester: 'UKILL', question },
       newSession(id, { question }),
-      [thread.react('eyes')],
+      { opener: { role: 'mention', ts }, intents: [thread.react('eyes')] },
     );
-    await new SessionStore(db.pool).recordSlackMessage(id, 'mention', { channelId: 'C7', ts });
     const held = slack.holdUntilCallerGone(
       (method, args) => method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
     );
