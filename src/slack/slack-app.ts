@@ -4,10 +4,11 @@ import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ACTION } from './render/messages.js';
+import { USAGE } from './render/status-list.js';
 import { SlackApi, webClientOptions } from './slack-api.js';
 import { slackLogger } from './slack-logger.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
-import { type SlackSessions, USAGE } from './slack-sessions.js';
+import type { SlackSessions } from './slack-sessions.js';
 
 export interface SlackAppOptions {
   botToken: string;

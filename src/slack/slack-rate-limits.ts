@@ -15,10 +15,15 @@ interface Rate {
  */
 const RATES: Record<string, Rate & { perChannel?: boolean }> = {
   'chat.postMessage': { burst: 3, everyMs: 1100, perChannel: true },
+  // Tier 3 (50+ a minute)
   'chat.delete': { burst: 5, everyMs: 1300 },
-  reactions: { burst: 5, everyMs: 1300 },
-  files: { burst: 5, everyMs: 700 },
+  'reactions.add': { burst: 5, everyMs: 1300 },
   conversations: { burst: 3, everyMs: 1300 },
+  // Tier 2 (20+ a minute)
+  'reactions.remove': { burst: 3, everyMs: 3100 },
+  // Tier 4 (100+ a minute), each step of a files v2 upload on its own
+  'files.getUploadURLExternal': { burst: 10, everyMs: 650 },
+  'files.completeUploadExternal': { burst: 10, everyMs: 650 },
 };
 
 interface Bucket {
@@ -62,6 +67,13 @@ export class SlackRateLimits {
     return bucket.tokens > 0 ? 0 : bucket.at + rate.everyMs - now;
   }
 
+  /** Tokens free now (0 while paused); nothing is taken. */
+  available(method: string, channel?: string): number {
+    const found = this.bucket(method, channel);
+    if (!found) return Number.POSITIVE_INFINITY;
+    return this.wouldWait(method, channel) > 0 ? 0 : found.bucket.tokens;
+  }
+
   /** Waits for a token. */
   async take(method: string, channel?: string): Promise<void> {
     for (let wait = this.tryTake(method, channel); wait > 0; wait = this.tryTake(method, channel)) {
@@ -76,6 +88,7 @@ export class SlackRateLimits {
   }
 
   private bucket(method: string, channel?: string): { bucket: Bucket; rate: Rate } | undefined {
+    // A method's own limit, else its family's (conversations.*).
     const family = RATES[method] ? method : method.split('.')[0]!;
     const rate = RATES[family];
     if (!rate) return undefined;

@@ -4,8 +4,10 @@ import type { OutboxIntent } from '../store/outbox-intent.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
+import { previousResearch } from './follow-up-context.js';
 import { clarifyMessage, type Ending, noticeMessage, rootMessage } from './render/messages.js';
-import { safeText } from './render/mrkdwn.js';
+import { CANNOT_POST, questionTooLong, tooManySessions } from './render/refusals.js';
+import { statusList, USAGE } from './render/status-list.js';
 import { type SlackApi, SlackCallError } from './slack-api.js';
 import { SessionThread } from './thread/session-thread.js';
 import { ThreadMessages } from './thread/thread-roles.js';
@@ -36,22 +38,6 @@ export interface PostedMessage extends Place {
   text: string;
   isDm: boolean;
 }
-
-export const USAGE = [
-  '*Deep research* — ask a question and get a cited report in a thread.',
-  '• `/research <question>` starts research in this channel (or mention me with the question, or DM me).',
-  '• `/research status` lists your running and recent research.',
-  '• `/research cancel` cancels your latest running research.',
-  '• `/research help` shows this message.',
-].join('\n');
-
-/** What to tell someone when the bot cannot post where they asked. */
-const CANNOT_POST: Record<string, string> = {
-  not_in_channel: 'I am not a member of this channel: invite me with `/invite @Deep Research` and try again.',
-  channel_not_found:
-    'I cannot see this conversation (a private channel or a DM I am not part of): invite me, or DM me the question instead.',
-  is_archived: 'This channel is archived, so I cannot post here: ask in another channel or DM me.',
-};
 
 /**
  * The Slack side of sessions: starts them from commands, mentions and DMs,
@@ -176,20 +162,7 @@ export class SlackSessions {
     const recent = (await this.deps.sessions.listRecent({ requester: userId, limit: 10 }))
       .filter((s) => !isResearching(s.status))
       .slice(0, 5);
-    if (active.length === 0 && recent.length === 0) return `You have no research yet.\n\n${USAGE}`;
-    const line = (s: SessionRow) => {
-      const title = safeText(s.question.replace(/\s+/g, ' ').slice(0, 80));
-      const link =
-        s.channelId && s.threadTs
-          ? `<https://${teamDomain}.slack.com/archives/${s.channelId}/p${s.threadTs.replace('.', '')}|${title}>`
-          : title;
-      const note = s.deliveryNote ? ` (${safeText(s.deliveryNote)})` : '';
-      return `• ${s.status}${note} · ${link} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-    };
-    const parts = [];
-    if (active.length) parts.push(`*Running*\n${active.map(line).join('\n')}`);
-    if (recent.length) parts.push(`*Recent*\n${recent.map(line).join('\n')}`);
-    return parts.join('\n\n');
+    return statusList(active, recent, teamDomain);
   }
 
   /** Clarifications nobody answered in time (the lifecycle already marked them expired). */
@@ -273,7 +246,7 @@ export class SlackSessions {
         intents: s.role === 'mention' ? [thread.react('eyes')] : [],
       },
     );
-    this.deps.deliver();
+    if (s.role === 'mention') this.deps.deliver();
     // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
     const timer = setTimeout(() => {
       this.tellQueuePosition(id, s.channelId, s.threadTs).catch((err) =>
@@ -306,30 +279,10 @@ export class SlackSessions {
   }
 
   private checkQuestion(question: string): string | undefined {
-    const max = this.deps.limits.maxQuestionChars;
-    if (question.length > max) {
-      return `Your question is ${question.length.toLocaleString('en-US')} characters long; the limit is ${max.toLocaleString('en-US')}. Shorten it, and add details when I ask my clarifying questions.`;
-    }
-    return undefined;
+    return questionTooLong(question, this.deps.limits.maxQuestionChars);
   }
 
   private async checkLimit(userId: string): Promise<string | undefined> {
-    const active = await this.deps.sessions.activeCount(userId);
-    const limit = this.deps.limits.perUser;
-    if (active < limit) return undefined;
-    return `You already have ${active} research ${active === 1 ? 'session' : 'sessions'} running (the limit is ${limit}): wait for one to finish, or cancel one with \`/research cancel\`.`;
+    return tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
   }
-}
-
-/** What a follow-up in the same thread is told about the research before it. */
-function previousResearch(row: SessionRow): string {
-  const report = row.report?.markdown ?? '';
-  const shortened = report.length > 30_000 ? `${report.slice(0, 30_000)}\n\n[…report shortened]` : report;
-  return [
-    `Earlier question: ${row.question}`,
-    row.plan ? `Its research plan:\n${row.plan}` : '',
-    shortened ? `Its report:\n${shortened}` : `That research ended with status "${row.status}".`,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
 }

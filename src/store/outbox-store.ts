@@ -51,20 +51,23 @@ export class OutboxStore {
     return rows.map(toRow);
   }
 
-  /** Takes an intent for one attempt; null when another process was quicker. */
-  async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE slack_outbox SET claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3),
-         attempts = attempts + 1
-       WHERE id = $1 AND state = 'pending' AND (claim_expires_at IS NULL OR claim_expires_at < now())`,
+  /**
+   * Takes an intent for one attempt; null when another process was quicker.
+   * A post or upload is marked uncertain from here on (the attempt may reach
+   * Slack with nobody left to record it); `wasUncertain` says whether an
+   * earlier attempt might already have.
+   */
+  async claim(id: string, owner: string, leaseMs: number): Promise<{ wasUncertain: boolean } | null> {
+    const { rows } = await this.pool.query(
+      `UPDATE slack_outbox o SET claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3),
+         attempts = o.attempts + 1, uncertain = o.uncertain OR o.op IN ('post', 'upload')
+       FROM (SELECT id, uncertain FROM slack_outbox WHERE id = $1) before
+       WHERE o.id = before.id AND o.state = 'pending'
+         AND (o.claim_expires_at IS NULL OR o.claim_expires_at < now())
+       RETURNING before.uncertain AS was_uncertain`,
       [id, owner, leaseMs / 1000],
     );
-    return rowCount === 1;
-  }
-
-  /** About to send something Slack would show twice if sent twice: until we know, the outcome is unknown. */
-  async markUncertain(id: string): Promise<void> {
-    await this.pool.query('UPDATE slack_outbox SET uncertain = true WHERE id = $1', [id]);
+    return rows[0] ? { wasUncertain: rows[0].was_uncertain } : null;
   }
 
   async saveProgress(id: string, progress: { fileId: string }): Promise<void> {

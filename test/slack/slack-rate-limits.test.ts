@@ -20,14 +20,18 @@ describe('SlackRateLimits', () => {
     expect(sent).toBeGreaterThanOrEqual(54);
   });
 
-  it('pauses a method for Retry-After, and limits reactions per workspace whatever the channel', () => {
+  it('pauses a method for Retry-After, and limits other methods per workspace, each by its own tier', () => {
     let now = 0;
     const limits = new SlackRateLimits(() => now);
     limits.pause('chat.postMessage', 'C1', 5000);
     expect(limits.tryTake('chat.postMessage', 'C1')).toBe(5000);
     expect(limits.tryTake('chat.postMessage', 'C2')).toBe(0);
     for (let i = 0; i < 5; i++) expect(limits.tryTake('reactions.add', `C${i}`)).toBe(0);
-    expect(limits.tryTake('reactions.remove', 'C9')).toBe(1300);
+    expect(limits.tryTake('reactions.add', 'C9')).toBe(1300);
+    // Each method has its own tier: reactions.remove is Tier 2.
+    for (let i = 0; i < 3; i++) expect(limits.tryTake('reactions.remove', 'C1')).toBe(0);
+    expect(limits.tryTake('reactions.remove', 'C1')).toBe(3100);
+    expect(limits.tryTake('conversations.replies', 'C1')).toBe(0);
     expect(limits.tryTake('users.info')).toBe(0);
     now = 5000;
     expect(limits.tryTake('chat.postMessage', 'C1')).toBe(0);

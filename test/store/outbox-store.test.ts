@@ -53,8 +53,10 @@ describe.each([
       [b, 'plan'],
     ]);
     const head = heads[0]!;
-    expect(await outbox.claim(head.id, 'p1', 30_000)).toBe(true);
-    expect(await outbox.claim(head.id, 'p2', 30_000)).toBe(false);
+    expect(await outbox.claim(head.id, 'p1', 30_000)).toEqual({ wasUncertain: false });
+    expect(await outbox.claim(head.id, 'p2', 30_000)).toBeNull();
+    // From its claim on, a post's outcome is unknown until Slack answers.
+    expect((await outbox.forSession(a))[0]).toMatchObject({ uncertain: true, attempts: 1 });
     // Claimed and unsent: the session's next write waits behind it.
     expect((await outbox.due(10)).some((r) => r.sessionId === a)).toBe(false);
     await outbox.sent(head, { channelId: 'C1', ts: '1.1' });
@@ -66,7 +68,7 @@ describe.each([
     const id = await insertSession(db.pool, { origin: 'slack' });
     await outbox.add(id, [edit('progress', 'old')]);
     const [row] = await outbox.forSession(id);
-    expect(await outbox.claim(row!.id, 'p1', 30_000)).toBe(true);
+    expect(await outbox.claim(row!.id, 'p1', 30_000)).toEqual({ wasUncertain: false });
     await outbox.add(id, [edit('progress', 'new')]);
     await outbox.sent(row!);
     const [after] = await outbox.forSession(id);

@@ -4,6 +4,7 @@ import type { SessionLifecycle } from '../../store/session-lifecycle.js';
 import type { SessionStore } from '../../store/session-store.js';
 import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackApi, SlackRateLimited } from '../slack-api.js';
+import { Budget } from './delivery-budget.js';
 import { classifyFailure, fallbackIntents } from './delivery-failures.js';
 import { performIntent } from './perform-intent.js';
 
@@ -20,7 +21,7 @@ export interface DispatcherDeps {
   /** How long a claim keeps other processes off an intent. */
   claimMs: number;
   pollMs?: number;
-  /** Intents in flight at once (of different sessions). */
+  /** Slack calls in flight at once (of different sessions); edits wait in the scheduler instead. */
   concurrency?: number;
 }
 
@@ -43,6 +44,16 @@ export interface Dispatcher {
 }
 
 const EXPIRY_CHECK_MS = 10_000;
+const BURST_MS = 50;
+/** Heads looked at per round: enough that sessions held back by a channel's budget do not hide the rest. */
+const DUE_WINDOW = 200;
+/**
+ * Edits handed to the edit scheduler at once. They wait there for the
+ * workspace's budget (minutes, under load) without holding a call slot; if
+ * one outlasts its claim another process may send the same content again,
+ * which changes nothing.
+ */
+const EDITS_IN_FLIGHT = 500;
 
 /**
  * Delivers the Slack outbox: the oldest pending intent of each session, in
@@ -59,13 +70,20 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
   const concurrency = deps.concurrency ?? 8;
   const pollMs = deps.pollMs ?? 1000;
   const inFlight = new Map<string, Promise<void>>();
+  const busy = { calls: 0, edits: 0 };
   const listeners = new Set<(d: Delivered) => void>();
   const dms = new Map<string, string>();
   const stats = { sent: 0, failed: 0, rateLimited: 0, retried: 0, adopted: 0 };
   let degraded: { code: string; pauseMs: number; until: number } | undefined;
   let stopped = false;
-  let wake = () => {};
   let nextExpiry = 0;
+  // A wake-up during a pass is not lost: the loop goes round again instead of sleeping.
+  let woken = false;
+  let sleeping: (() => void) | undefined;
+  const wake = () => {
+    woken = true;
+    sleeping?.();
+  };
 
   const context = {
     api: deps.api,
@@ -112,7 +130,8 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
     } catch (error) {
       await handleFailure(row, error);
     }
-    await settle(row.sessionId);
+    // Only the report's own writes decide whether the requester has it.
+    if (row.essential) await settle(row.sessionId);
   }
 
   async function handleFailure(row: OutboxRow, error: unknown): Promise<void> {
@@ -168,6 +187,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
 
   const loop = (async () => {
     while (!stopped) {
+      woken = false;
       let waitMs = pollMs;
       try {
         if (Date.now() >= nextExpiry) {
@@ -175,44 +195,62 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
           await expireOverdue();
         }
         if (degraded && Date.now() < degraded.until) waitMs = degraded.until - Date.now();
-        else if (inFlight.size < concurrency) waitMs = Math.min(waitMs, await startDue());
+        else waitMs = Math.min(waitMs, await startDue());
       } catch (err) {
         log.error({ err }, 'Slack delivery could not read the outbox');
       }
       if (stopped) break;
+      if (woken) {
+        // Woken during the pass: go round again soon, gathering the wake-ups of a burst into one pass.
+        await new Promise((resolve) => setTimeout(resolve, BURST_MS));
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(10, waitMs));
-        wake = () => {
+        sleeping = () => {
           clearTimeout(timer);
           resolve();
         };
       });
+      sleeping = undefined;
     }
   })();
 
   /** Starts what is due and within budget; returns how soon something held back by a budget will be. */
   async function startDue(): Promise<number> {
+    const chosen: { row: OutboxRow; kind: 'calls' | 'edits' }[] = [];
+    const slots = { calls: concurrency - busy.calls, edits: EDITS_IN_FLIGHT - busy.edits };
+    const budget = new Budget(deps.api.limits);
     let soonest = pollMs;
-    for (const row of await outbox.due(concurrency * 4)) {
-      if (inFlight.size >= concurrency || stopped) break;
-      if (inFlight.has(row.id)) continue;
-      const wait = budgetWait(deps.api, row);
+    if (slots.calls <= 0 && slots.edits <= 0) return soonest;
+    for (const row of await outbox.due(DUE_WINDOW)) {
+      const kind = row.op === 'update' ? 'edits' : 'calls';
+      if (inFlight.has(row.id) || slots[kind] <= 0) continue;
+      const wait = budget.reserve(row);
       if (wait > 0) {
         soonest = Math.min(soonest, wait);
         continue;
       }
-      if (!(await outbox.claim(row.id, deps.owner, deps.claimMs))) continue;
-      const claimed = { ...row, attempts: row.attempts + 1 };
+      slots[kind] -= 1;
+      chosen.push({ row, kind });
+    }
+    const claims = await Promise.all(chosen.map(({ row }) => outbox.claim(row.id, deps.owner, deps.claimMs)));
+    chosen.forEach(({ row, kind }, i) => {
+      const claim = claims[i];
+      if (!claim || stopped) return;
+      busy[kind] += 1;
+      const claimed = { ...row, attempts: row.attempts + 1, uncertain: claim.wasUncertain };
       inFlight.set(
         row.id,
         attempt(claimed)
           .catch((err) => log.error({ err, sessionId: row.sessionId }, 'Slack delivery failed unexpectedly'))
           .finally(() => {
+            busy[kind] -= 1;
             inFlight.delete(row.id);
             wake();
           }),
       );
-    }
+    });
     return soonest;
   }
 
@@ -232,15 +270,6 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       await Promise.race([Promise.all(inFlight.values()), new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
-}
-
-/** How long this intent's method must wait for budget; chat.update has the edit scheduler instead. */
-function budgetWait(api: SlackApi, row: OutboxRow): number {
-  const method = { post: 'chat.postMessage', delete: 'chat.delete', upload: 'files', update: '' }[
-    row.op as string
-  ];
-  if (method === '') return 0;
-  return api.limits.wouldWait(method ?? 'reactions', row.channelId === 'dm' ? undefined : row.channelId);
 }
 
 /** 1 s, 2 s, 4 s… up to a minute, with jitter so a recovering Slack is not hit all at once. */

@@ -25,9 +25,9 @@ export interface Where {
 
 /**
  * Sends one intent to Slack. A post or share whose earlier attempt may have
- * landed is first looked for in the conversation (by its metadata tag or
- * file id) and adopted if found: a crash or a lost answer never shows a
- * message twice.
+ * landed (`row.uncertain`, as it was before this claim) is first looked for
+ * in the conversation (by its metadata tag or file id) and adopted if found:
+ * a crash or a lost answer never shows a message twice.
  */
 export async function performIntent(ctx: PerformContext, row: OutboxRow): Promise<Where | undefined> {
   const channel = row.channelId === 'dm' ? await ctx.dmChannel(row.requester) : row.channelId;
@@ -44,7 +44,6 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
           return { channelId: channel, ts };
         }
       }
-      await ctx.outbox.markUncertain(row.id);
       return { channelId: channel, ts: await ctx.api.post(channel, message, row.threadTs, tag) };
     }
     case 'upload': {
@@ -60,7 +59,6 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
         fileId = await ctx.api.uploadBytes(file.filename, file.content);
         await ctx.outbox.saveProgress(row.id, { fileId });
       }
-      await ctx.outbox.markUncertain(row.id);
       await ctx.api.shareFile(fileId, file.title, channel, row.threadTs);
       return { channelId: channel, fileId };
     }

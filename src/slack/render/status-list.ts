@@ -1,0 +1,28 @@
+import type { SessionRow } from '../../store/session-store.js';
+import { safeText } from './mrkdwn.js';
+
+export const USAGE = [
+  '*Deep research* — ask a question and get a cited report in a thread.',
+  '• `/research <question>` starts research in this channel (or mention me with the question, or DM me).',
+  '• `/research status` lists your running and recent research.',
+  '• `/research cancel` cancels your latest running research.',
+  '• `/research help` shows this message.',
+].join('\n');
+
+/** `/research status`: running and recent sessions, with their status, delivery note and thread link. */
+export function statusList(active: SessionRow[], recent: SessionRow[], teamDomain: string): string {
+  if (active.length === 0 && recent.length === 0) return `You have no research yet.\n\n${USAGE}`;
+  const line = (s: SessionRow) => {
+    const title = safeText(s.question.replace(/\s+/g, ' ').slice(0, 80));
+    const link =
+      s.channelId && s.threadTs
+        ? `<https://${teamDomain}.slack.com/archives/${s.channelId}/p${s.threadTs.replace('.', '')}|${title}>`
+        : title;
+    const note = s.deliveryNote ? ` (${safeText(s.deliveryNote)})` : '';
+    return `• ${s.status}${note} · ${link} · ${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  };
+  const parts = [];
+  if (active.length) parts.push(`*Running*\n${active.map(line).join('\n')}`);
+  if (recent.length) parts.push(`*Recent*\n${recent.map(line).join('\n')}`);
+  return parts.join('\n\n');
+}
