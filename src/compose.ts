@@ -31,8 +31,13 @@ export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url)
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 /** Opens the database (Postgres or the embedded default), brings its schema up to date and applies retention. */
-export async function openStore(config: Config): Promise<Store & { applied: string[] }> {
-  const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir });
+export async function openStore(config: Config, logger?: Logger): Promise<Store & { applied: string[] }> {
+  const db = await openDatabase({
+    url: config.database.url,
+    dataDir: config.database.dataDir,
+    onConnectionLost: (err) =>
+      logger?.warn({ err }, 'a database connection was lost; it is replaced on next use'),
+  });
   try {
     const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
     const sessions = new SessionStore(db.pool);

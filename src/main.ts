@@ -179,7 +179,7 @@ async function runProcess(
 }
 
 async function withStore(config: Config, run: (store: Store) => Promise<number>): Promise<number> {
-  const store = await openStore(config);
+  const store = await openStore(config, createLogger(config.logLevel ?? 'warn'));
   try {
     return await run(store);
   } finally {
@@ -196,6 +196,10 @@ export async function runFromProcess(): Promise<void> {
     controller.abort(new Error('cancelled by user'));
   });
   process.on('SIGTERM', () => controller.abort(new Error('terminated')));
+  // One request or session going wrong must not end a process serving many: log it and carry on.
+  process.on('unhandledRejection', (reason) =>
+    createLogger('error').error({ err: reason }, 'unhandled rejection; the process carries on'),
+  );
   const code = await runCli(process.argv.slice(2), process.env, {
     stdin: process.stdin,
     stdout: process.stdout,

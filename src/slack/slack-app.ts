@@ -1,8 +1,9 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
+import { App, type BlockAction, type ButtonAction, HTTPReceiver } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
+import { guardRequests } from './http-edge.js';
 import { ACTION } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
 import { SlackApi, webClientOptions } from './slack-api.js';
@@ -36,7 +37,8 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel']);
 /**
  * The Bolt app. Every listener acknowledges first and only records or posts
  * small things afterwards; research runs in the worker. Signatures are
- * verified by Bolt's HTTP receiver (a bad one gets 401 and runs nothing).
+ * verified by Bolt's HTTP receiver (a bad one gets 401 and runs nothing);
+ * bodies it would choke on are refused before it sees them (http-edge.ts).
  */
 export function createSlackApp(
   options: SlackAppOptions,
@@ -44,31 +46,33 @@ export function createSlackApp(
 ): SlackApp {
   const log = options.logger;
   const socketMode = Boolean(options.appToken);
+  const boltLog = slackLogger(log, 'bolt');
+  const health = {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      const json = (status: number, body: object) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
+      options.health().then(
+        (body) => json(200, { status: 'ok', ...body }),
+        () => json(503, { status: 'database unavailable' }),
+      );
+    },
+  };
+  const receiver = socketMode
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: options.signingSecret ?? '',
+        endpoints: '/slack/events',
+        customRoutes: [health],
+        logger: boltLog,
+      });
+  if (receiver) guardRequests(receiver, log);
   const app = new App({
     token: options.botToken,
-    ...(socketMode
-      ? { appToken: options.appToken, socketMode: true }
-      : { signingSecret: options.signingSecret, endpoints: '/slack/events' }),
-    customRoutes: socketMode
-      ? undefined
-      : [
-          {
-            path: '/healthz',
-            method: ['GET'],
-            handler: (_req, res) => {
-              const json = (status: number, body: object) =>
-                res
-                  .writeHead(status, { 'content-type': 'application/json' })
-                  .end(`${JSON.stringify(body)}\n`);
-              options.health().then(
-                (body) => json(200, { status: 'ok', ...body }),
-                () => json(503, { status: 'database unavailable' }),
-              );
-            },
-          },
-        ],
+    ...(receiver ? { receiver } : { appToken: options.appToken, socketMode: true }),
     clientOptions: webClientOptions(options.apiUrl),
-    logger: slackLogger(log, 'bolt'),
+    logger: boltLog,
   });
   const api = new SlackApi(app.client, options.limits);
   const { service, store } = wire(api);

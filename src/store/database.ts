@@ -19,9 +19,18 @@ export interface Database {
  * embedded database is single-session: transactions must stay short and never
  * await another query while open, and only one process may use it.
  */
-export async function openDatabase(options: { url?: string; dataDir: string; maxConnections?: number }) {
+export async function openDatabase(options: {
+  url?: string;
+  dataDir: string;
+  maxConnections?: number;
+  /** An idle connection broke (the server restarted, a network blip): the pool replaces it on next use. */
+  onConnectionLost?: (error: Error) => void;
+}) {
+  // Without a listener a broken idle connection is an uncaught 'error' event, which ends the process.
+  const watch = (pool: pg.Pool) => pool.on('error', (error) => options.onConnectionLost?.(error));
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    watch(pool);
     return { pool, url: options.url, embedded: false, close: () => pool.end() } satisfies Database;
   }
   const dir = resolve(options.dataDir, 'pglite');
@@ -31,6 +40,7 @@ export async function openDatabase(options: { url?: string; dataDir: string; max
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5 });
+  watch(pool);
   return {
     pool,
     url,

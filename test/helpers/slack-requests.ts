@@ -10,9 +10,9 @@ export async function signedPost(
   url: string,
   body: string,
   contentType: string,
-  options: { secret?: string; retryNum?: number } = {},
+  options: { secret?: string; retryNum?: number; skewSeconds?: number } = {},
 ): Promise<{ status: number; body: string; ms: number }> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
+  const timestamp = String(Math.floor(Date.now() / 1000) + (options.skewSeconds ?? 0));
   const signature = `v0=${createHmac('sha256', options.secret ?? SIGNING_SECRET)
     .update(`v0:${timestamp}:${body}`)
     .digest('hex')}`;

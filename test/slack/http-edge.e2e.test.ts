@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
+import { FORM, JSON_TYPE, signedPost, slashCommand } from '../helpers/slack-requests.js';
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('the HTTP edge', () => {
+  it('answers 400 to signed bodies that are not objects and 401 to signatures from the future, and stays up', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    for (const [body, type] of [
+      ['null', JSON_TYPE],
+      ['42', JSON_TYPE],
+      ['[]', JSON_TYPE],
+      ['payload=null', FORM],
+      ['payload=%22text%22', FORM],
+    ] as const) {
+      expect((await signedPost(app.url, body, type)).status, body).toBe(400);
+    }
+    const command = slashCommand('help', 'UANN', h.slack.responseUrl('c'));
+    expect((await signedPost(app.url, command, FORM, { skewSeconds: 6 * 60 })).status).toBe(401);
+    expect((await signedPost(app.url, command, FORM, { skewSeconds: -6 * 60 })).status).toBe(401);
+    // Still serving, and a well-formed request within the window is answered.
+    const ok = await signedPost(app.url, command, FORM, { skewSeconds: 60 });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('/research');
+    expect((await fetch(app.url.replace('/slack/events', '/healthz'))).status).toBe(200);
+  });
+});
