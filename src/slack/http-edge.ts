@@ -12,10 +12,12 @@ const SKEW_SECONDS = 5 * 60;
  * signature timestamp more than five minutes in the future is refused like a
  * stale one. Everything else, signatures included, is Bolt's to check.
  */
-export function guardRequests(receiver: HTTPReceiver, log: Logger): void {
+export function guardRequests(receiver: HTTPReceiver, endpoint: string, log: Logger): void {
   const next = receiver.requestListener;
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST') return next(req, res);
+    // Anything else (health, unknown paths) is Bolt's, synchronously, as it expects.
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== endpoint)
+      return next(req, res);
     const timestamp = Number(req.headers['x-slack-request-timestamp']);
     if (Number.isFinite(timestamp) && timestamp > Date.now() / 1000 + SKEW_SECONDS) {
       log.warn({ path: req.url }, 'refused a request signed in the future');
@@ -24,7 +26,14 @@ export function guardRequests(receiver: HTTPReceiver, log: Logger): void {
     }
     HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit).then(
       (buffered) => {
-        if (hasObjectBody(buffered)) return next(buffered, res);
+        if (hasObjectBody(buffered)) {
+          try {
+            return next(buffered, res);
+          } catch (err) {
+            log.error({ err }, 'could not dispatch a Slack request');
+            return res.writeHead(500).end();
+          }
+        }
         log.warn({ path: req.url }, 'refused a request whose body is not an object');
         res.writeHead(400).end();
       },

@@ -67,7 +67,7 @@ export function createSlackApp(
         customRoutes: [health],
         logger: boltLog,
       });
-  if (receiver) guardRequests(receiver, log);
+  if (receiver) guardRequests(receiver, '/slack/events', log);
   const app = new App({
     token: options.botToken,
     ...(receiver ? { receiver } : { appToken: options.appToken, socketMode: true }),
