@@ -9,7 +9,10 @@ const optionalText = z
   .trim()
   .optional()
   .transform((v) => (v ? v : undefined));
-const optionalUrl = optionalText.pipe(z.url().optional());
+// http(s) only: `localhost:11434` parses as a URL with the scheme "localhost:" and would fail much later.
+const optionalUrl = optionalText.pipe(
+  z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+);
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .default('false')

@@ -63,6 +63,14 @@ describe('loadConfig', () => {
         /^SEARCH_PROVIDER is invalid.*set it to tavily, brave, exa, searxng or none\.$/,
       ],
       [{ OPENAI_BASE_URL: 'not a url' }, /^OPENAI_BASE_URL is invalid/],
+      [
+        { OPENAI_BASE_URL: 'localhost:11434' },
+        /^OPENAI_BASE_URL is invalid \(got "localhost:11434"\): must be an http:\/\/ or https:\/\/ URL; set it to the base URL of an OpenAI-compatible server, e.g. http:\/\/localhost:11434\/v1\.$/,
+      ],
+      [
+        { SEARXNG_URL: 'ftp://search.local' },
+        /^SEARXNG_URL is invalid.*must be an http:\/\/ or https:\/\/ URL/,
+      ],
       [{ MODEL_PRICES: '{oops' }, /^MODEL_PRICES is invalid.*must be JSON/],
       [
         { DATABASE_URL: 'mysql://root:hunter2@db' },

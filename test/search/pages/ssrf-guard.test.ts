@@ -131,6 +131,11 @@ describe('blockedAddress', () => {
     expect(blockedAddress('100.100.100.200')).toBe('100.100.100.200 is a carrier-grade NAT address');
     expect(blockedAddress('64:ff9b::a00:1')).toMatch(/special-purpose/);
     expect(blockedAddress('255.255.255.255')).toBe('255.255.255.255 is a broadcast address');
+    // IPv4-compatible IPv6 (::/96), in any notation.
+    // (a URL's [::127.0.0.1] reaches us as [::7f00:1])
+    expect(blockedAddress(new URL('http://[::127.0.0.1]/').hostname)).toMatch(/IPv4-compatible address$/);
+    expect(blockedAddress('::a00:1')).toMatch(/deprecated IPv4-compatible address$/);
+    expect(blockedAddress('::1')).toBe('::1 is a loopback address');
   });
 });
 
