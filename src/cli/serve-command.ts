@@ -65,12 +65,14 @@ export async function serveCommand(
       logger,
       limits,
       health: async () => {
-        await db.pool.query('SELECT 1');
+        const pending = await store.outbox.pendingCount();
         const memory = process.memoryUsage();
         const slackError = delivery.dispatcher.degraded();
         return {
           ...(slackError ? { status: 'degraded', slack: `Slack refuses our writes: ${slackError}` } : {}),
           running: worker.running().length,
+          // Slack writes waiting in the outbox (all processes), and what this process's dispatcher did.
+          delivery: { pending, ...delivery.dispatcher.stats },
           rssBytes: memory.rss,
           heapUsedBytes: memory.heapUsed,
         };

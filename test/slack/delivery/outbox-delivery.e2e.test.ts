@@ -143,13 +143,18 @@ describe('durable delivery', () => {
     const health = app.url.replace('/slack/events', '/healthz');
     const degraded = await eventually(
       async () => {
-        const body = (await (await fetch(health)).json()) as { status: string; slack?: string };
+        const body = (await (await fetch(health)).json()) as {
+          status: string;
+          slack?: string;
+          delivery: { pending: number };
+        };
         return body.status === 'degraded' ? body : null;
       },
       20_000,
       'degraded health',
     );
     expect(degraded.slack).toBe('Slack refuses our writes: invalid_auth');
+    expect(degraded.delivery.pending).toBeGreaterThan(0);
     expect((await storedSessions(h))[0]!.status).toBe('delivering');
     await eventually(async () => (await storedSessions(h!))[0]!.status === 'done', 60_000, 'delivered');
     await expectComplete(h, 'C1', ts);
