@@ -3,24 +3,15 @@
 // N sessions finish together, first all in one channel, then spread over one workspace;
 // prints delivered, lost, duplicated, report-to-delivered p50/p99 and 429s received.
 //   npm run bench:delivery   (DELIVERY_ONE_CHANNEL=20, DELIVERY_WORKSPACE=60, DELIVERY_CHANNELS=15)
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
 import { type FakeSlack, fakeSlackServer, render } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
 import { pageServer } from '../test/helpers/page-server.js';
-import {
-  BOT_TOKEN,
-  eventCallback,
-  JSON_TYPE,
-  SIGNING_SECRET,
-  signedPost,
-} from '../test/helpers/slack-requests.js';
+import { eventCallback, JSON_TYPE, signedPost } from '../test/helpers/slack-requests.js';
 import { benchDatabase } from './lib/bench-database.js';
+import { startServe, waitUntil } from './lib/serve-process.js';
 import { fmt, percentile, report } from './lib/stats.js';
 
 const ONE_CHANNEL = Number(process.env.DELIVERY_ONE_CHANNEL ?? 20);
@@ -63,30 +54,13 @@ async function scenario(sessions: number, channels: number) {
         );
     },
   });
-  const port = await freePort();
-  const app = spawn(process.execPath, [join(import.meta.dirname, '../bin/deep-research.js'), 'serve'], {
-    env: {
-      ...process.env,
-      OPENAI_API_KEY: 'sk-bench',
-      OPENAI_BASE_URL: model.baseUrl,
-      RESEARCH_MODEL: 'gpt-4.1',
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: search.url('/'),
-      DATABASE_URL: database.url,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: String(port),
-      MAX_CONCURRENT_SESSIONS: String(sessions),
-      MAX_SESSIONS_PER_USER: '1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const { app, url } = await startServe({
+    modelUrl: model.baseUrl,
+    searchUrl: search.url('/'),
+    databaseUrl: database.url,
+    slackApiUrl: slack.apiUrl,
+    concurrentSessions: sessions,
   });
-  const url = `http://127.0.0.1:${port}/slack/events`;
-  await waitUntil(
-    async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok ?? false,
-  );
   const threads = await Promise.all(
     Array.from({ length: sessions }, async (_, i) => {
       const channel = `C${(i % channels) + 1}`;
@@ -108,7 +82,7 @@ async function scenario(sessions: number, channels: number) {
     (await probe.query("SELECT count(*)::int AS n FROM sessions WHERE status IN ('done', 'undeliverable')"))
       .rows[0].n as number;
   const started = Date.now();
-  await waitUntil(async () => (await settled()) === sessions, 20 * 60_000).catch(() => {});
+  await waitUntil(async () => (await settled()) === sessions, 20 * 60_000, 'delivery').catch(() => {});
   const drained = Date.now() - started;
   // From the report being written to the reader having all of it.
   const { rows } = await probe.query(
@@ -164,22 +138,4 @@ function maxPostRate(slack: FakeSlack): number {
       best = Math.max(best, times.filter((t) => t >= start && t < start + 10_000).length / 10);
   }
   return best;
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const begin = Date.now();
-  while (!(await check())) {
-    if (Date.now() - begin > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address() as AddressInfo;
-      server.close(() => resolve(free));
-    });
-  });
 }

@@ -2,18 +2,15 @@
 // production) with the fake Slack server and a scripted model served from this
 // process; N concurrent sessions started through signed slash commands.
 //   npm run bench:load   (LOAD_SESSIONS=100, LOAD_MODEL_MS=500)
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
 import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
 import { pageServer } from '../test/helpers/page-server.js';
-import { BOT_TOKEN, FORM, SIGNING_SECRET, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
+import { FORM, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
 import { benchDatabase, writeStats } from './lib/bench-database.js';
+import { startServe } from './lib/serve-process.js';
 import { fmt, percentile, report } from './lib/stats.js';
 
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 100);
@@ -35,35 +32,13 @@ const search = await pageServer({
     );
   },
 });
-const port = await freePort();
-// BENCH_APP_NODE_FLAGS (e.g. "--cpu-prof") profiles the app process.
-const appFlags = process.env.BENCH_APP_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-const app = spawn(
-  process.execPath,
-  [...appFlags, join(import.meta.dirname, '../bin/deep-research.js'), 'serve'],
-  {
-    env: {
-      ...process.env,
-      OPENAI_API_KEY: 'sk-bench',
-      OPENAI_BASE_URL: model.baseUrl,
-      RESEARCH_MODEL: 'gpt-4.1',
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: search.url('/'),
-      DATABASE_URL: database.url,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: String(port),
-      MAX_CONCURRENT_SESSIONS: String(SESSIONS),
-      MAX_SESSIONS_PER_USER: '1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
-const health = `http://127.0.0.1:${port}/healthz`;
-const url = `http://127.0.0.1:${port}/slack/events`;
-await waitUntil(async () => (await fetch(health).catch(() => null))?.ok ?? false, 60_000, 'the app to start');
+const { app, url, health } = await startServe({
+  modelUrl: model.baseUrl,
+  searchUrl: search.url('/'),
+  databaseUrl: database.url,
+  slackApiUrl: slack.apiUrl,
+  concurrentSessions: SESSIONS,
+});
 
 const probe = new pg.Client({ connectionString: database.url });
 await probe.connect();
@@ -159,14 +134,6 @@ await Promise.all([slack.close(), model.close(), search.close()]);
 await database.drop();
 process.exit(0);
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const begin = Date.now();
-  while (!(await check())) {
-    if (Date.now() - begin > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 async function timeUntil(check: () => boolean, timeoutMs: number): Promise<number | null> {
   const begin = Date.now();
   while (Date.now() - begin < timeoutMs) {
@@ -174,14 +141,4 @@ async function timeUntil(check: () => boolean, timeoutMs: number): Promise<numbe
     await new Promise((r) => setTimeout(r, 250));
   }
   return null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address() as AddressInfo;
-      server.close(() => resolve(free));
-    });
-  });
 }

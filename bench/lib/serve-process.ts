@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { BOT_TOKEN, SIGNING_SECRET } from '../../test/helpers/slack-requests.js';
+
+/**
+ * `deep-research serve` in its own process, as in production, against the
+ * benchmark's fakes; resolves once /healthz answers. BENCH_APP_NODE_FLAGS
+ * (e.g. "--cpu-prof") profiles it.
+ */
+export async function startServe(options: {
+  modelUrl: string;
+  searchUrl: string;
+  databaseUrl: string;
+  slackApiUrl: string;
+  concurrentSessions: number;
+}): Promise<{ app: ChildProcess; url: string; health: string }> {
+  const port = await freePort();
+  const flags = process.env.BENCH_APP_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const app = spawn(
+    process.execPath,
+    [...flags, join(import.meta.dirname, '../../bin/deep-research.js'), 'serve'],
+    {
+      env: {
+        ...process.env,
+        OPENAI_API_KEY: 'sk-bench',
+        OPENAI_BASE_URL: options.modelUrl,
+        RESEARCH_MODEL: 'gpt-4.1',
+        SEARCH_PROVIDER: 'searxng',
+        SEARXNG_URL: options.searchUrl,
+        DATABASE_URL: options.databaseUrl,
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: options.slackApiUrl,
+        PORT: String(port),
+        MAX_CONCURRENT_SESSIONS: String(options.concurrentSessions),
+        MAX_SESSIONS_PER_USER: '1',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const health = `http://127.0.0.1:${port}/healthz`;
+  await waitUntil(
+    async () => (await fetch(health).catch(() => null))?.ok ?? false,
+    60_000,
+    'the app to start',
+  );
+  return { app, url: `http://127.0.0.1:${port}/slack/events`, health };
+}
+
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const begin = Date.now();
+  while (!(await check())) {
+    if (Date.now() - begin > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
