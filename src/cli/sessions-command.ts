@@ -46,7 +46,7 @@ function describe(s: SessionRow, outbox: OutboxRow[]): string {
   ];
   if (s.error) lines.push(`Error: ${s.error}`);
   if (s.deliveryNote) lines.push(`Delivery: ${s.deliveryNote}`);
-  const pending = outbox.filter((o) => (o as { state?: string }).state === 'pending');
+  const pending = outbox.filter((o) => o.state === 'pending');
   if (pending.length) {
     const last = pending.find((o) => o.lastError)?.lastError;
     lines.push(

@@ -199,10 +199,9 @@ export class SlackSessions {
     const state = await this.deps.sessions.loadCheckpoint(row.id);
     const questions = state?.request.clarification?.questions ?? '';
     const thread = await this.threadOf(row);
-    const kind = ending.kind === 'expired' ? 'expired' : 'cancelled';
     return [
       thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),
-      ...thread.finishOpener(rootMessage(row.requester, row.question, ending), kind),
+      ...thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind),
     ];
   }
 

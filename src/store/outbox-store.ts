@@ -6,6 +6,7 @@ export interface OutboxRow extends Required<Omit<OutboxIntent, 'threadTs'>> {
   id: string;
   sessionId: string;
   threadTs?: string;
+  state: 'pending' | 'sent' | 'failed';
   version: number;
   attempts: number;
   uncertain: boolean;
@@ -159,10 +160,10 @@ export class OutboxStore {
   }
 }
 
-const SELECT_ROWS = `SELECT o.*, s.requester, s.team_id AS session_team, o.state AS intent_state
+const SELECT_ROWS = `SELECT o.*, s.requester, s.team_id AS session_team
   FROM slack_outbox o JOIN sessions s ON s.id = o.session_id`;
 
-function toRow(r: Record<string, unknown>): OutboxRow & { state: string } {
+function toRow(r: Record<string, unknown>): OutboxRow {
   return {
     id: String(r.id),
     sessionId: r.session_id as string,
@@ -171,6 +172,7 @@ function toRow(r: Record<string, unknown>): OutboxRow & { state: string } {
     role: r.role as string,
     channelId: r.channel_id as string,
     threadTs: (r.thread_ts as string | null) ?? undefined,
+    state: r.state as OutboxRow['state'],
     payload: r.payload,
     essential: r.essential as boolean,
     version: r.version as number,
@@ -181,6 +183,5 @@ function toRow(r: Record<string, unknown>): OutboxRow & { state: string } {
     createdAt: r.created_at as Date,
     requester: r.requester as string,
     teamId: (r.session_team as string | null) ?? '',
-    state: r.intent_state as string,
   };
 }

@@ -135,10 +135,10 @@ export class ThreadPublisher implements SessionSurface {
         t.upload('report.md', 'Research report', reportDocument(this.row.question, report, footer)),
       );
     }
-    // Final states come last: they say "ready" only once everything before them is in the thread.
-    if (this.owned.has({ kind: 'progress' }) || this.owned.has({ kind: 'plan' })) {
-      intents.push(t.edit({ kind: 'progress' }, progressMessage(this.progress, this.elapsed(), id, ending)));
-    }
+    // Final states come last: they say "ready" only once everything before them is in the thread. The
+    // progress edit is recorded whether or not its message exists yet (a resumed session may have its post
+    // still pending); the dispatcher skips it if the message was never posted.
+    intents.push(t.edit({ kind: 'progress' }, progressMessage(this.progress, this.elapsed(), id, ending)));
     intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
     return intents;
   }
@@ -183,9 +183,8 @@ export class ThreadPublisher implements SessionSurface {
     const now = this.now();
     if (now - this.lookedUpAt < 10_000) return;
     this.lookedUpAt = now;
-    const found = (await this.deps.sessions.slackMessages(this.row.id).catch(() => undefined))?.get(
-      'progress',
-    );
+    const stored = await this.deps.sessions.slackMessages(this.row.id).catch(() => undefined);
+    const found = stored && new ThreadMessages(stored).get({ kind: 'progress' });
     if (found?.ts && !this.owned.get({ kind: 'progress' })?.ts) this.owned.set({ kind: 'progress' }, found);
   }
 
