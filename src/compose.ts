@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { requireModelAccess } from './config.js';
 import { noResearchTools } from './engine/errors.js';
-import type { EngineDeps } from './engine/session-context.js';
+import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
+import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
 import { isReasoningModelName } from './llm/model-traits.js';
 import { OpenAiLlm } from './llm/openai-llm.js';
@@ -14,6 +15,12 @@ import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { type Database, openDatabase } from './store/database.js';
+import {
+  databaseAddress,
+  databaseCause,
+  databaseStartError,
+  isDatabaseUnavailable,
+} from './store/database-errors.js';
 import { migrate } from './store/migrate.js';
 import { OutboxStore } from './store/outbox-store.js';
 import { SessionLifecycle } from './store/session-lifecycle.js';
@@ -30,13 +37,50 @@ export interface Store {
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
-/** Opens the database (Postgres or the embedded default), brings its schema up to date and applies retention. */
+/**
+ * Opens the database (Postgres or the embedded default), brings its schema up
+ * to date and applies retention. A database that cannot be reached or refuses
+ * the login is one line naming DATABASE_URL.
+ */
 export async function openStore(config: Config, logger?: Logger): Promise<Store & { applied: string[] }> {
+  try {
+    return await openStoreOnce(config, logger);
+  } catch (error) {
+    throw databaseStartError(error, config.database.url) ?? error;
+  }
+}
+
+/**
+ * For long-running processes: while the database cannot be reached, waits
+ * and tries again (one log line per attempt) until it answers or `stop`
+ * aborts. A refused login or a missing database is not worth waiting for and
+ * ends start-up with its line.
+ */
+export function openStoreWhenReachable(
+  config: Config,
+  logger: Logger,
+  stop: AbortSignal,
+): Promise<Store & { applied: string[] }> {
+  const url = config.database.url;
+  return waitUntilReady(`the database at ${databaseAddress(url)}`, () => openStoreOnce(config, logger), {
+    logger,
+    stop,
+    fatal: (error) =>
+      isDatabaseUnavailable(error) ? null : (databaseStartError(error, url) ?? (error as Error)),
+    cause: databaseCause,
+  });
+}
+
+async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & { applied: string[] }> {
   const db = await openDatabase({
     url: config.database.url,
     dataDir: config.database.dataDir,
+    queryTimeoutMs: config.database.queryTimeoutMs,
     onConnectionLost: (err) =>
-      logger?.warn({ err }, 'a database connection was lost; it is replaced on next use'),
+      logger?.warn(
+        { cause: databaseCause(err) },
+        'a database connection was lost; it is replaced on next use',
+      ),
   });
   try {
     const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
@@ -77,7 +121,7 @@ export function engineSettings(config: Config): EngineSettings {
 }
 
 /** The engine's real adapters, built once per process (so provider rate limits are shared by every session). */
-export function engineDeps(config: Config, logger: Logger): Omit<EngineDeps, 'emit' | 'saveCheckpoint'> {
+export function engineDeps(config: Config, logger: Logger): EngineBase {
   const access = requireModelAccess(config);
   return {
     llm: new OpenAiLlm({ ...access, maxRetries: config.openai.maxRetries, logger, countTokens }),
@@ -94,10 +138,7 @@ export function engineDeps(config: Config, logger: Logger): Omit<EngineDeps, 'em
  * The engine's adapters plus this database's knowledge base. Refuses to start
  * when there is nothing to research with: no search provider and no documents.
  */
-export async function withKnowledgeBase(
-  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>,
-  db: Database,
-): Promise<Omit<EngineDeps, 'emit' | 'saveCheckpoint'>> {
+export async function withKnowledgeBase(engine: EngineBase, db: Database): Promise<EngineBase> {
   const knowledgeBase = new KnowledgeStore(db.pool);
   if (!engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
   return { ...engine, knowledgeBase };

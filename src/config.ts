@@ -82,6 +82,7 @@ const schema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
       .optional(),
   ),
+  DATABASE_TIMEOUT_SECONDS: positiveNumber.default(20),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   RETENTION_DAYS: positiveInt.default(90),
   CLARIFY_TIMEOUT_HOURS: positiveNumber.default(24),
@@ -130,6 +131,23 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
 /** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
 const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
 
+/**
+ * The secret values in an environment (keys, tokens, the database password),
+ * for the logger to blank out wherever they turn up, e.g. echoed in a
+ * provider's error body.
+ */
+export function secretsOf(env: Record<string, string | undefined>): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || !SECRET.test(name)) continue;
+    if (name === 'DATABASE_URL') {
+      const password = URL.canParse(value) ? decodeURIComponent(new URL(value).password) : '';
+      if (password) found.push(password);
+    } else if (value.trim().length >= 6) found.push(value.trim());
+  }
+  return found;
+}
+
 export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
 
 export interface Config {
@@ -162,7 +180,7 @@ export interface Config {
     requestsPerSecond?: number;
     allowPrivateUrls: boolean;
   };
-  database: { url?: string; dataDir: string; retentionDays: number };
+  database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
   jobs: { clarifyTimeoutHours: number; concurrentSessions: number; sessionsPerUser: number; leaseMs: number };
   slack: {
     botToken?: string;
@@ -228,7 +246,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       requestsPerSecond: e.SEARCH_REQUESTS_PER_SECOND,
       allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     },
-    database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR, retentionDays: e.RETENTION_DAYS },
+    database: {
+      url: e.DATABASE_URL,
+      dataDir: e.DATA_DIR,
+      retentionDays: e.RETENTION_DAYS,
+      queryTimeoutMs: e.DATABASE_TIMEOUT_SECONDS * 1000,
+    },
     jobs: {
       clarifyTimeoutHours: e.CLARIFY_TIMEOUT_HOURS,
       concurrentSessions: e.MAX_CONCURRENT_SESSIONS,

@@ -3,14 +3,14 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
-import { serveCommand } from './cli/serve-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
-import { workerCommand } from './cli/worker-command.js';
 import { engineDeps, engineSettings, openStore, type Store, withKnowledgeBase } from './compose.js';
-import { type Config, loadConfig, requireSlack } from './config.js';
+import { type Config, loadConfig, secretsOf } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
+import { currentSessionId } from './jobs/session-scope.js';
 import { createLogger } from './logger.js';
+import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 
 const USAGE = `Usage: deep-research <command>
@@ -121,8 +121,11 @@ export async function runCli(
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }
-    if (command === 'worker') return await runProcess(env, io, workerCommand);
-    if (command === 'serve') return await runProcess(env, io, serveCommand, requireSlack);
+    if (command === 'worker' || command === 'serve') {
+      const config = loadConfig(env);
+      const logger = createLogger(config.logLevel ?? 'info', secretsOf(env));
+      return await runService(config, logger, io.signal, { mode: command });
+    }
     if (command === 'kb') {
       const [sub, ...paths] = rest;
       const config = loadConfig(env);
@@ -155,29 +158,6 @@ export async function runCli(
   }
 }
 
-/** `worker` and `serve`: long-running processes with the engine, the store and the knowledge base. */
-async function runProcess(
-  env: Record<string, string | undefined>,
-  io: Io,
-  command: typeof workerCommand,
-  check: (config: Config) => unknown = () => undefined,
-): Promise<number> {
-  const config = loadConfig(env);
-  check(config);
-  const logger = createLogger(config.logLevel ?? 'info');
-  const engine = engineDeps(config, logger);
-  return withStore(config, async (store) =>
-    command(
-      config,
-      store,
-      await withKnowledgeBase(engine, store.db),
-      engineSettings(config),
-      logger,
-      io.signal,
-    ),
-  );
-}
-
 async function withStore(config: Config, run: (store: Store) => Promise<number>): Promise<number> {
   const store = await openStore(config, createLogger(config.logLevel ?? 'warn'));
   try {
@@ -196,9 +176,14 @@ export async function runFromProcess(): Promise<void> {
     controller.abort(new Error('cancelled by user'));
   });
   process.on('SIGTERM', () => controller.abort(new Error('terminated')));
-  // One request or session going wrong must not end a process serving many: log it and carry on.
+  // One request or session going wrong must not end a process serving many: log it (with the
+  // session it came from, when it came from one) and carry on.
+  const log = createLogger('error', secretsOf(process.env));
   process.on('unhandledRejection', (reason) =>
-    createLogger('error').error({ err: reason }, 'unhandled rejection; the process carries on'),
+    log.error({ err: reason, sessionId: currentSessionId() }, 'unhandled rejection; the process carries on'),
+  );
+  process.on('uncaughtException', (error) =>
+    log.error({ err: error, sessionId: currentSessionId() }, 'uncaught exception; the process carries on'),
   );
   const code = await runCli(process.argv.slice(2), process.env, {
     stdin: process.stdin,

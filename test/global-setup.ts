@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../src/store/migrate.js';
+import { type ThrowawayCluster, throwawayCluster } from './helpers/throwaway-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,7 +12,6 @@ declare module 'vitest' {
 }
 
 const LOCAL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const BIN = '/usr/lib/postgresql/15/bin';
 
 /**
  * Real Postgres for the store and queue tests: a throwaway, migrated template
@@ -23,10 +19,10 @@ const BIN = '/usr/lib/postgresql/15/bin';
  * here when none is reachable. Test files clone the template.
  */
 export default async function setup(project: TestProject) {
-  let cluster: { dir: string; url: string } | null = null;
+  let cluster: ThrowawayCluster | null = null;
   let admin = process.env.TEST_PG_ADMIN_URL ?? LOCAL;
   if (!(await reachable(admin))) {
-    cluster = await startCluster();
+    cluster = await throwawayCluster();
     admin = cluster.url;
   }
   const template = `dr_test_${process.pid}_${Date.now()}`;
@@ -46,7 +42,7 @@ export default async function setup(project: TestProject) {
     );
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.end();
-    if (cluster) stopCluster(cluster.dir);
+    cluster?.destroy();
   };
 }
 
@@ -75,44 +71,4 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function startCluster(): Promise<{ dir: string; url: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'pgtmp-'));
-  const root = process.getuid?.() === 0;
-  const asPg = (cmd: string, args: string[]) =>
-    root ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args]) : execFileSync(cmd, args);
-  if (root) chownSync(dir, 101, 101);
-  const port = await freePort();
-  asPg(`${BIN}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
-  asPg(`${BIN}/pg_ctl`, [
-    '-D',
-    `${dir}/data`,
-    '-l',
-    `${dir}/server.log`,
-    '-w',
-    '-o',
-    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off`,
-    'start',
-  ]);
-  return { dir, url: `postgres://postgres@127.0.0.1:${port}/postgres` };
-}
-
-function stopCluster(dir: string): void {
-  const root = process.getuid?.() === 0;
-  const args = ['-D', `${dir}/data`, '-m', 'fast', '-w', 'stop'];
-  if (root) execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/pg_ctl`, ...args]);
-  else execFileSync(`${BIN}/pg_ctl`, args);
-  rmSync(dir, { recursive: true, force: true });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }

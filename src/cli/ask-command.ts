@@ -5,7 +5,7 @@ import { describeError } from '../engine/errors.js';
 import type { ResearchEvent } from '../engine/events.js';
 import { reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
 import { answerClarification, newSession, runSession, type SessionOutcome } from '../engine/run-session.js';
-import type { EngineDeps } from '../engine/session-context.js';
+import type { EngineBase, EngineDeps } from '../engine/session-context.js';
 import type { FinalReport } from '../engine/session-state.js';
 import type { EngineSettings } from '../engine/settings.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
@@ -21,7 +21,7 @@ export interface AskOptions {
 }
 
 export interface AskDeps {
-  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
+  engine: EngineBase;
   settings: EngineSettings;
   newSessionId: () => string;
   /** Where the session is recorded, so `sessions show` can print it later. */

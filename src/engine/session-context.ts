@@ -26,6 +26,9 @@ export interface EngineDeps {
   saveCheckpoint: (state: SessionState) => Promise<void>;
 }
 
+/** The adapters a process builds once and shares; each session adds its own `emit` and `saveCheckpoint`. */
+export type EngineBase = Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
+
 /** One running session: its state plus what lives only in memory (caches, in-flight work). */
 export interface SessionContext {
   deps: EngineDeps;

@@ -2,21 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError } from '../engine/errors.js';
 import { runSession, type SessionOutcome } from '../engine/run-session.js';
-import type { EngineDeps } from '../engine/session-context.js';
+import type { EngineBase } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
 import type { Logger } from '../ports/logger.js';
+import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Claim, SessionLeases } from './session-leases.js';
+import { inSession } from './session-scope.js';
 import type { SessionSurface, SurfaceFactory } from './session-surface.js';
 
 export interface WorkerDeps {
   sessions: SessionStore;
   lifecycle: SessionLifecycle;
   leases: SessionLeases;
-  engine: Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
+  engine: EngineBase;
   settings: EngineSettings;
   logger: Logger;
   /** Publishes sessions of some origins somewhere (Slack threads); none for the rest. */
@@ -63,6 +65,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
   let stopping = false;
   let wake: () => void = () => {};
   let lastMaintenance = 0;
+  const claims = outageLog(log, 'claiming sessions');
 
   const loop = (async () => {
     while (!stopping) {
@@ -72,16 +75,22 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
       }
       let claim: Claim | null = null;
       if (active.size < options.concurrency) {
-        claim = await deps.leases.claim().catch((err) => {
-          log.error({ err }, 'could not claim a session');
-          return null;
-        });
+        claim = await deps.leases.claim().then(
+          (found) => {
+            claims.ok();
+            return found;
+          },
+          (err) => {
+            claims.failed(err);
+            return null;
+          },
+        );
       }
       if (claim && !stopping) {
         const controller = new AbortController();
-        const done = runClaimed(deps, claim, controller, options.heartbeatMs, log).finally(() =>
-          active.delete(claim.id),
-        );
+        const done = inSession(claim.id, () =>
+          runClaimed(deps, claim, controller, options.heartbeatMs, log),
+        ).finally(() => active.delete(claim.id));
         active.set(claim.id, { controller, done });
         // Let waiting I/O (Slack requests in `serve`) in between claims when many sessions arrive at once.
         await new Promise((resolve) => setImmediate(resolve));
@@ -121,17 +130,24 @@ async function runClaimed(
   const { sessions, leases } = deps;
   const id = claim.id;
   const log = workerLog.child({ sessionId: id });
+  const beats = outageLog(log, 'renewing the lease');
   const beat = async () => {
     try {
       const hb = await leases.heartbeat(id);
+      beats.ok();
       if (!hb.held) controller.abort(LOST);
       else if (hb.cancelRequested) controller.abort(CANCEL);
     } catch (err) {
-      log.warn({ err }, 'heartbeat failed');
+      beats.failed(err);
     }
   };
   const timer = setInterval(beat, heartbeatMs);
-  const recorder = new SessionRecorder(sessions, deps.lifecycle, id, log, leases.owner);
+  // Writes wait out a database outage unless the worker drains or the session is lost (a cancel still records).
+  const giveUp = new AbortController();
+  controller.signal.addEventListener('abort', () => {
+    if (controller.signal.reason !== CANCEL) giveUp.abort(controller.signal.reason);
+  });
+  const recorder = new SessionRecorder(sessions, deps.lifecycle, id, log, leases.owner, giveUp.signal);
   let surface: SessionSurface | undefined;
   try {
     await beat();

@@ -45,6 +45,21 @@ export function deliveryApiFor(
   return new SlackApi(client, limits, { waitOn429: false, attempts: 1 });
 }
 
+/** The client the listeners use: two quick retries of transient failures, 429s waited out. */
+export function listenerApiFor(
+  botToken: string,
+  limits: SlackRateLimits,
+  logger: Logger,
+  apiUrl?: string,
+): SlackApi {
+  const client = new WebClient(botToken, {
+    ...webClientOptions(apiUrl),
+    logger: slackLogger(logger, 'slack', LogLevel.ERROR),
+    logLevel: LogLevel.ERROR,
+  });
+  return new SlackApi(client, limits);
+}
+
 /** Slack said no: `code` is Slack's own error string (`not_in_channel`, `msg_too_long`…). */
 export class SlackCallError extends Error {
   constructor(
@@ -212,6 +227,12 @@ export class SlackApi {
       return Boolean(match.fileId && m.files?.some((f) => f.id === match.fileId));
     });
     return found?.ts;
+  }
+
+  /** Who the token belongs to (`auth.test`): the bot's user and bot ids. */
+  async identity(): Promise<{ botUserId: string; botId: string }> {
+    const result = await this.call('auth.test', () => this.client.auth.test());
+    return { botUserId: String(result.user_id ?? ''), botId: String(result.bot_id ?? '') };
   }
 
   /** Workspace admins and owners may cancel anyone's research. */

@@ -6,9 +6,8 @@ import type { SessionStore } from '../store/session-store.js';
 import { guardRequests } from './http-edge.js';
 import { ACTION } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
-import { SlackApi, webClientOptions } from './slack-api.js';
+import { type SlackApi, webClientOptions } from './slack-api.js';
 import { slackLogger } from './slack-logger.js';
-import type { SlackRateLimits } from './slack-rate-limits.js';
 import type { SlackSessions } from './slack-sessions.js';
 
 export interface SlackAppOptions {
@@ -19,14 +18,20 @@ export interface SlackAppOptions {
   apiUrl?: string;
   port: number;
   logger: Logger;
-  /** The process's Slack budget, shared with the delivery dispatcher. */
-  limits: SlackRateLimits;
-  /** Answers /healthz with 200 and these figures, or 503 when it throws (the database is down). */
+  /** Answers /healthz with 200 and these figures, or 503 when it throws or takes over 1.5 s (the database is down or frozen). */
   health: () => Promise<Record<string, unknown>>;
+  /** Who the token is (checked at start), so Bolt does not call auth.test itself and cache a failure. */
+  identity: { botUserId: string; botId: string };
+}
+
+export interface SlackAppParts {
+  service: SlackSessions;
+  store: SessionStore;
+  /** The listeners' Web API client (ephemeral replies). */
+  api: SlackApi;
 }
 
 export interface SlackApp {
-  api: SlackApi;
   /** Starts listening; in HTTP mode resolves with the port (useful with PORT=0). */
   start(): Promise<number | undefined>;
   stop(): Promise<void>;
@@ -40,10 +45,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel']);
  * verified by Bolt's HTTP receiver (a bad one gets 401 and runs nothing);
  * bodies it would choke on are refused before it sees them (http-edge.ts).
  */
-export function createSlackApp(
-  options: SlackAppOptions,
-  wire: (api: SlackApi) => { service: SlackSessions; store: SessionStore },
-): SlackApp {
+export function createSlackApp(options: SlackAppOptions, { service, store, api }: SlackAppParts): SlackApp {
   const log = options.logger;
   const socketMode = Boolean(options.appToken);
   const boltLog = slackLogger(log, 'bolt');
@@ -53,7 +55,7 @@ export function createSlackApp(
     handler: (_req: IncomingMessage, res: ServerResponse) => {
       const json = (status: number, body: object) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
-      options.health().then(
+      withDeadline(options.health(), HEALTH_DEADLINE_MS).then(
         (body) => json(200, { status: 'ok', ...body }),
         () => json(503, { status: 'database unavailable' }),
       );
@@ -73,9 +75,9 @@ export function createSlackApp(
     ...(receiver ? { receiver } : { appToken: options.appToken, socketMode: true }),
     clientOptions: webClientOptions(options.apiUrl),
     logger: boltLog,
+    botId: options.identity.botId,
+    botUserId: options.identity.botUserId,
   });
-  const api = new SlackApi(app.client, options.limits);
-  const { service, store } = wire(api);
   const once = (key: string) => store.claimEvent(key);
 
   app.command('/research', async ({ command, ack, respond }) => {
@@ -193,7 +195,6 @@ export function createSlackApp(
   });
 
   return {
-    api,
     async start() {
       if (socketMode) {
         await app.start();
@@ -204,6 +205,16 @@ export function createSlackApp(
     },
     stop: () => app.stop().then(() => undefined),
   };
+}
+
+const HEALTH_DEADLINE_MS = 1500;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 const SORRY = 'Something went wrong on my side; please try again in a minute.';

@@ -1,16 +1,15 @@
 import { answerClarification, newSession } from '../engine/run-session.js';
 import type { Logger } from '../ports/logger.js';
-import type { OutboxIntent } from '../store/outbox-intent.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
-import { clarifyMessage, type Ending, noticeMessage, rootMessage } from './render/messages.js';
+import { clarifyMessage, noticeMessage, rootMessage } from './render/messages.js';
 import { CANNOT_POST, questionTooLong, tooManySessions } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
 import { type SlackApi, SlackCallError } from './slack-api.js';
+import { closingIntents, threadOf } from './thread/closing-intents.js';
 import { SessionThread } from './thread/session-thread.js';
-import { ThreadMessages } from './thread/thread-roles.js';
 
 export interface SlackSessionsDeps {
   sessions: SessionStore;
@@ -140,7 +139,7 @@ export class SlackSessions {
       return `Only <@${row.requester}> (who asked) or a workspace admin can cancel this research.`;
     }
     if (row.status === 'clarifying') {
-      const closed = await this.closedIntents(row, { kind: 'cancelled', by: userId });
+      const closed = await closingIntents(this.deps.sessions, row, { kind: 'cancelled', by: userId });
       if (await this.deps.lifecycle.cancelClarifying(row.id, userId, closed)) {
         this.deps.deliver();
         return 'Cancelled.';
@@ -165,18 +164,6 @@ export class SlackSessions {
     return statusList(active, recent, teamDomain);
   }
 
-  /** Clarifications nobody answered in time (the lifecycle already marked them expired). */
-  async showExpired(ids: string[]): Promise<void> {
-    for (const id of ids) {
-      const row = await this.deps.sessions.get(id);
-      if (row?.origin !== 'slack') continue;
-      await this.closedIntents(row, { kind: 'expired' })
-        .then((intents) => this.deps.outbox.add(id, intents))
-        .catch((err) => this.deps.log.error({ err, sessionId: id }, 'could not show an expired session'));
-    }
-    this.deps.deliver();
-  }
-
   private async answer(
     row: SessionRow,
     text: string | null,
@@ -186,28 +173,12 @@ export class SlackSessions {
     const state = await this.deps.sessions.loadCheckpoint(row.id);
     if (!state) return;
     const questions = state.request.clarification?.questions ?? '';
-    const edit = (await this.threadOf(row)).edit(
+    const edit = (await threadOf(this.deps.sessions, row)).edit(
       { kind: 'clarify' },
       clarifyMessage(questions, row.id, { kind: how, by }),
     );
     if (await this.deps.lifecycle.requeueAnswered(answerClarification(state, text), [edit]))
       this.deps.deliver();
-  }
-
-  /** The questions lose their buttons and the root (or the mention's reactions) shows how it ended. */
-  private async closedIntents(row: SessionRow, ending: Ending): Promise<OutboxIntent[]> {
-    const state = await this.deps.sessions.loadCheckpoint(row.id);
-    const questions = state?.request.clarification?.questions ?? '';
-    const thread = await this.threadOf(row);
-    return [
-      thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),
-      ...thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind),
-    ];
-  }
-
-  private async threadOf(row: SessionRow): Promise<SessionThread> {
-    const owned = new ThreadMessages(await this.deps.sessions.slackMessages(row.id));
-    return SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
   }
 
   private async create(s: {

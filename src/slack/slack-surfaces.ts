@@ -7,6 +7,7 @@ import { EditScheduler } from './publish/edit-scheduler.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
 import { deliveryApiFor } from './slack-api.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
+import { closingIntents } from './thread/closing-intents.js';
 
 export interface SlackDeliveryOptions {
   botToken: string;
@@ -27,6 +28,8 @@ export interface SlackDelivery {
   surfaceFor: SurfaceFactory;
   dispatcher: Dispatcher;
   edits: EditScheduler;
+  /** Clarifications nobody answered in time (already marked expired): their threads say so. */
+  showExpired(ids: string[]): Promise<void>;
   /** Stops delivering (what is pending stays in the outbox for the next process) after a last short drain. */
   stop(): Promise<void>;
 }
@@ -60,6 +63,15 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     surfaceFor: (row, state, log) => ThreadPublisher.open(deps, row, state, log),
     dispatcher,
     edits,
+    async showExpired(ids) {
+      for (const id of ids) {
+        const row = await store.sessions.get(id);
+        if (row?.origin !== 'slack') continue;
+        const intents = await closingIntents(store.sessions, row, { kind: 'expired' });
+        await store.outbox.add(id, intents);
+      }
+      if (ids.length) dispatcher.nudge();
+    },
     async stop() {
       await dispatcher.stop();
       await edits.drain(5000);

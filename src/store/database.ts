@@ -23,13 +23,21 @@ export async function openDatabase(options: {
   url?: string;
   dataDir: string;
   maxConnections?: number;
+  /**
+   * Bounds every query (server-side statement timeout and a client-side read
+   * timeout, which also ends a query to a frozen server); connecting is
+   * bounded at 5 s. Without them a hung database hangs every caller.
+   */
+  queryTimeoutMs?: number;
   /** An idle connection broke (the server restarted, a network blip): the pool replaces it on next use. */
   onConnectionLost?: (error: Error) => void;
 }) {
   // Without a listener a broken idle connection is an uncaught 'error' event, which ends the process.
   const watch = (pool: pg.Pool) => pool.on('error', (error) => options.onConnectionLost?.(error));
+  const timeout = options.queryTimeoutMs ?? 20_000;
+  const limits = { connectionTimeoutMillis: 5000, statement_timeout: timeout, query_timeout: timeout + 1000 };
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, ...limits });
     watch(pool);
     return { pool, url: options.url, embedded: false, close: () => pool.end() } satisfies Database;
   }
@@ -39,7 +47,7 @@ export async function openDatabase(options: {
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5 });
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5, ...limits });
   watch(pool);
   return {
     pool,

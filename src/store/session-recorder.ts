@@ -2,6 +2,7 @@ import type { ResearchEvent } from '../engine/events.js';
 import type { SessionOutcome } from '../engine/run-session.js';
 import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
+import { outageLog, untilWritten } from './database-outage.js';
 import type { OutboxIntent } from './outbox-intent.js';
 import type { SessionLifecycle, SessionStatus } from './session-lifecycle.js';
 import { isStoredEvent, type SessionStore } from './session-store.js';
@@ -9,13 +10,16 @@ import { isStoredEvent, type SessionStore } from './session-store.js';
 /**
  * Persists one running session: events appended in order (batched, since the
  * engine emits synchronously) and a checkpoint after every step. Where the
- * session comes to rest is the lifecycle's to record.
+ * session comes to rest is the lifecycle's to record. While the database is
+ * unavailable every write waits for it (the session pauses at its next
+ * checkpoint) until it returns or `signal` aborts; the lease rules still
+ * decide whether the session is still ours when it does.
  */
 export class SessionRecorder {
   private pending: ResearchEvent[] = [];
   private writing: Promise<void> = Promise.resolve();
-
   private failure: unknown = null;
+  private readonly outage: ReturnType<typeof outageLog>;
 
   /** `owner`: the worker's lease; every write then requires still holding it. */
   constructor(
@@ -24,14 +28,21 @@ export class SessionRecorder {
     private readonly sessionId: string,
     private readonly log: Logger,
     private readonly owner?: string,
-  ) {}
+    private readonly signal?: AbortSignal,
+  ) {
+    this.outage = outageLog(log, 'recording the session');
+  }
+
+  private write<T>(run: () => Promise<T>): Promise<T> {
+    return untilWritten(run, { log: this.outage, signal: this.signal });
+  }
 
   onEvent(event: ResearchEvent): void {
     if (!isStoredEvent(event)) return;
     if (this.pending.push(event) === 1) setImmediate(() => void this.flush());
     if (event.type === 'phase' && event.phase === 'report') {
       this.writing = this.writing
-        .then(() => this.lifecycle.reporting(this.sessionId, this.owner))
+        .then(() => this.write(() => this.lifecycle.reporting(this.sessionId, this.owner)))
         .catch((err) => this.log.error({ err, sessionId: this.sessionId }, 'could not store session status'));
     }
   }
@@ -42,7 +53,7 @@ export class SessionRecorder {
     this.pending = [];
     if (batch.length > 0) {
       this.writing = this.writing
-        .then(() => this.store.appendEvents(this.sessionId, batch, this.owner))
+        .then(() => this.write(() => this.store.appendEvents(this.sessionId, batch, this.owner)))
         .catch((err) => {
           this.failure ??= err;
           this.log.error({ err, sessionId: this.sessionId }, 'could not store session events');
@@ -55,7 +66,7 @@ export class SessionRecorder {
   async checkpoint(state: SessionState): Promise<void> {
     await this.flush();
     if (this.failure) throw this.failure;
-    await this.store.saveCheckpoint(state, this.owner);
+    await this.write(() => this.store.saveCheckpoint(state, this.owner));
   }
 
   /**
@@ -66,24 +77,21 @@ export class SessionRecorder {
     await this.flush();
     const { state } = outcome;
     if (outcome.kind === 'needs_clarification') {
-      await this.lifecycle.awaitAnswers(this.sessionId, this.owner, intents);
+      await this.write(() => this.lifecycle.awaitAnswers(this.sessionId, this.owner, intents));
       return 'clarifying';
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
     const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
-    await this.lifecycle.finish(
-      this.sessionId,
-      to,
-      { plan: state.plan ?? undefined, report },
-      this.owner,
-      intents,
-    );
-    await this.store.saveUsage(this.sessionId, state.usage);
+    const ending = { plan: state.plan ?? undefined, report };
+    await this.write(() => this.lifecycle.finish(this.sessionId, to, ending, this.owner, intents));
+    await this.write(() => this.store.saveUsage(this.sessionId, state.usage));
     return to;
   }
 
   async fail(message: string, intents: OutboxIntent[] = []): Promise<void> {
     await this.flush();
-    await this.lifecycle.finish(this.sessionId, 'failed', { error: message }, this.owner, intents);
+    await this.write(() =>
+      this.lifecycle.finish(this.sessionId, 'failed', { error: message }, this.owner, intents),
+    );
   }
 }

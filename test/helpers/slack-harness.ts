@@ -1,8 +1,7 @@
-import { serveCommand } from '../../src/cli/serve-command.js';
-import { engineDeps, engineSettings, openStore, withKnowledgeBase } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Llm } from '../../src/ports/llm.js';
+import { runService } from '../../src/run-service.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { type FakeSlack, fakeSlackServer } from '../fakes/fake-slack-server.js';
 import { pageServer } from './page-server.js';
@@ -50,24 +49,23 @@ export async function slackHarness(llm: Llm, extraEnv: Record<string, string> = 
   async function start(): Promise<{ url: string; stop: () => Promise<void> }> {
     const config = loadConfig(env);
     const logger = createLogger(env.LOG_LEVEL);
-    const store = await openStore(config, logger);
-    const engine = await withKnowledgeBase(engineDeps(config, logger), store.db);
     const controller = new AbortController();
     let listening!: (port: number | undefined) => void;
     const port = new Promise<number | undefined>((resolve) => {
       listening = resolve;
     });
-    const done = serveCommand(config, store, engine, engineSettings(config), logger, controller.signal, {
+    const done = runService(config, logger, controller.signal, {
+      mode: 'serve',
       editIntervalMs: 150,
       pollMs: 50,
       onListening: listening,
     });
+    const ended = done.then(() => Promise.reject(new Error('serve ended before it listened')));
     const server = {
-      url: `http://127.0.0.1:${await port}/slack/events`,
+      url: `http://127.0.0.1:${await Promise.race([port, ended])}/slack/events`,
       stop: async () => {
         controller.abort();
         await done;
-        await store.db.close();
       },
     };
     servers.push(server);

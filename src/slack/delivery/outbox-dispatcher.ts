@@ -1,4 +1,5 @@
 import type { Logger } from '../../ports/logger.js';
+import { outageLog } from '../../store/database-outage.js';
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
 import type { SessionLifecycle } from '../../store/session-lifecycle.js';
 import type { SessionStore } from '../../store/session-store.js';
@@ -185,6 +186,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
     }
   }
 
+  const reading = outageLog(log, 'Slack delivery reading the outbox');
   const loop = (async () => {
     while (!stopped) {
       woken = false;
@@ -196,8 +198,9 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
         }
         if (degraded && Date.now() < degraded.until) waitMs = degraded.until - Date.now();
         else waitMs = Math.min(waitMs, await startDue());
+        reading.ok();
       } catch (err) {
-        log.error({ err }, 'Slack delivery could not read the outbox');
+        reading.failed(err);
       }
       if (stopped) break;
       if (woken) {

@@ -1,0 +1,35 @@
+import { sleep } from '../http/retry-delay.js';
+import type { Logger } from '../ports/logger.js';
+
+/**
+ * Start-up against a dependency that may not be up yet: tries `attempt`
+ * until it succeeds, logging one line per failed try (what, why, when the
+ * next try is) with backoff from 1 s to 30 s. An error `fatal` recognises
+ * (a refused token) ends start-up at once; so does `stop`.
+ */
+export async function waitUntilReady<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  options: {
+    logger: Logger;
+    stop: AbortSignal;
+    fatal: (error: unknown) => Error | null;
+    cause: (error: unknown) => string;
+  },
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const fatal = options.fatal(error);
+      if (fatal) throw fatal;
+      if (options.stop.aborted) throw error;
+      const waitMs = Math.min(1000 * 2 ** (n - 1), 30_000);
+      options.logger.warn(
+        { attempt: n, retryInSeconds: waitMs / 1000, cause: options.cause(error) },
+        `${what} cannot be reached; retrying`,
+      );
+      await sleep(waitMs, options.stop).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/** Shapes of credentials worth hiding even when we were not told their values. */
+const SHAPES = [
+  /\bsk-[A-Za-z0-9_-]{12,}/g, // OpenAI and compatible keys
+  /\bxox[abpers]-[A-Za-z0-9-]{8,}/g, // Slack tokens
+  /\bxapp-[A-Za-z0-9-]{8,}/g,
+  /\btvly-[A-Za-z0-9_-]{8,}/g, // Tavily
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(api[_-]?key|token|secret|password)(["']?\s*[:=]\s*["']?)[^\s"',&}]{6,}/gi,
+];
+
+/**
+ * `text` with every known secret value and anything shaped like a credential
+ * replaced by `[redacted]`: provider error bodies sometimes echo the key they
+ * were sent, and those bodies end up in logs and messages.
+ */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
+  for (const shape of SHAPES)
+    out = out.replace(shape, (_match, ...groups) =>
+      typeof groups[1] === 'string' && /[:=]/.test(groups[1])
+        ? `${groups[0]}${groups[1]}[redacted]`
+        : '[redacted]',
+    );
+  return out;
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import {
+  engineDeps,
+  engineSettings,
+  openStoreWhenReachable,
+  type Store,
+  withKnowledgeBase,
+} from './compose.js';
+import { type Config, requireSlack } from './config.js';
+import { ConfigError } from './engine/errors.js';
+import type { EngineBase } from './engine/session-context.js';
+import { runMaintenance } from './jobs/maintenance.js';
+import { SessionLeases } from './jobs/session-leases.js';
+import { waitUntilReady } from './jobs/wait-until-ready.js';
+import { startWorker, workerName } from './jobs/worker.js';
+import { systemClock } from './ports/clock.js';
+import type { Logger } from './ports/logger.js';
+import { listenerApiFor, SlackCallError } from './slack/slack-api.js';
+import { createSlackApp, type SlackApp } from './slack/slack-app.js';
+import { SlackRateLimits } from './slack/slack-rate-limits.js';
+import { SlackSessions } from './slack/slack-sessions.js';
+import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
+
+export interface ServiceOptions {
+  /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
+  mode: 'serve' | 'worker';
+  /** The engine's adapters; built from the config unless given (tests give a scripted model). */
+  engine?: EngineBase;
+  /** Spacing of edits to one message; 3 s in production, shorter in tests. */
+  editIntervalMs?: number;
+  /** How often an idle worker and the outbox look for work. */
+  pollMs?: number;
+  /** Called once the Slack app listens, with its HTTP port (HTTP mode). */
+  onListening?: (port: number | undefined) => void;
+}
+
+/**
+ * The composition root of a long-running process: the store (waiting for the
+ * database while it is unreachable), the engine, the Slack delivery, the
+ * Slack app (`serve`), the worker and its maintenance, built once here and
+ * run until `stop` aborts. Then it drains: the app stops taking requests,
+ * running sessions are handed back at their last checkpoint and undelivered
+ * Slack writes stay in the outbox for the next process.
+ */
+export async function runService(
+  config: Config,
+  logger: Logger,
+  stop: AbortSignal,
+  options: ServiceOptions,
+): Promise<number> {
+  const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
+  const engine = options.engine ?? engineDeps(config, logger);
+  const store = await openStoreWhenReachable(config, logger, stop);
+  try {
+    if (stop.aborted) return 0;
+    const owner = workerName();
+    if (store.db.embedded && options.mode === 'worker')
+      logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
+    const limits = new SlackRateLimits();
+    const delivery = slack.botToken
+      ? startSlackDelivery(store, {
+          botToken: slack.botToken,
+          apiUrl: slack.apiUrl,
+          limits,
+          updatesPerMinute: slack.updatesPerMinute,
+          clock: systemClock,
+          logger,
+          owner,
+          claimMs: config.jobs.leaseMs,
+          editIntervalMs: options.editIntervalMs,
+          pollMs: options.pollMs,
+        })
+      : undefined;
+    // Without Slack credentials this process cannot publish to threads, so it leaves Slack sessions to others.
+    const leases = new SessionLeases(
+      store.db.pool,
+      owner,
+      config.jobs.leaseMs,
+      delivery ? ['slack', 'cli'] : ['cli'],
+    );
+    const worker = startWorker(
+      {
+        sessions: store.sessions,
+        lifecycle: store.lifecycle,
+        leases,
+        engine: await withKnowledgeBase(engine, store.db),
+        settings: engineSettings(config),
+        logger,
+        surfaceFor: delivery?.surfaceFor,
+      },
+      {
+        concurrency: config.jobs.concurrentSessions,
+        pollMs: options.pollMs ?? 1000,
+        heartbeatMs: Math.max(1000, config.jobs.leaseMs / 3),
+        maintenanceMs: 10 * 60_000,
+        maintenance: async () => {
+          const limits = {
+            clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
+            retentionDays: config.database.retentionDays,
+          };
+          const { expired } = await runMaintenance(store, limits, logger);
+          await delivery?.showExpired(expired);
+        },
+      },
+    );
+    let app: SlackApp | undefined;
+    try {
+      if (options.mode === 'serve' && delivery) {
+        app = await startApp(config, store, delivery, limits, logger, stop, () => worker.running().length);
+        const port = await app.start();
+        logger.info(
+          slack.appToken
+            ? { mode: 'socket' }
+            : { mode: 'http', port, events: '/slack/events', health: '/healthz' },
+          'Slack app ready',
+        );
+        options.onListening?.(port);
+      }
+      logger.info(
+        { owner, mode: options.mode, concurrency: config.jobs.concurrentSessions, slack: Boolean(delivery) },
+        'started',
+      );
+      await new Promise<void>((resolve) => {
+        if (stop.aborted) resolve();
+        else stop.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      logger.info({ running: worker.running().length }, 'draining');
+      await app?.stop().catch((err) => logger.warn({ err }, 'the Slack app did not stop cleanly'));
+      await worker.stop();
+      await delivery?.stop();
+      logger.info({}, 'stopped');
+    }
+    return 0;
+  } finally {
+    await store.db.close();
+  }
+}
+
+/** The Slack app, once Slack has said who the token is (retried while Slack cannot be reached). */
+async function startApp(
+  config: Config,
+  store: Store,
+  delivery: SlackDelivery,
+  limits: SlackRateLimits,
+  logger: Logger,
+  stop: AbortSignal,
+  running: () => number,
+): Promise<SlackApp> {
+  const slack = requireSlack(config);
+  const api = listenerApiFor(slack.botToken, limits, logger, slack.apiUrl);
+  const identity = await waitUntilReady('Slack', () => api.identity(), {
+    logger,
+    stop,
+    fatal: (error) =>
+      error instanceof SlackCallError
+        ? new ConfigError(
+            'slack_token',
+            `Slack refused SLACK_BOT_TOKEN (${error.code}); copy the Bot User OAuth Token from OAuth & Permissions again, and reinstall the app if it was revoked.`,
+          )
+        : null,
+    cause: (error) => (error as { code?: string }).code ?? (error as Error).message,
+  });
+  const service = new SlackSessions({
+    sessions: store.sessions,
+    lifecycle: store.lifecycle,
+    outbox: store.outbox,
+    deliver: () => delivery.dispatcher.nudge(),
+    api,
+    log: logger,
+    newSessionId: randomUUID,
+    limits: { perUser: config.jobs.sessionsPerUser, maxQuestionChars: slack.maxQuestionChars },
+  });
+  const app = createSlackApp(
+    {
+      botToken: slack.botToken,
+      signingSecret: slack.signingSecret,
+      appToken: slack.appToken,
+      apiUrl: slack.apiUrl,
+      port: slack.port,
+      logger,
+      identity,
+      health: () => health(store, delivery, running),
+    },
+    { service, store: store.sessions, api },
+  );
+  return app;
+}
+
+async function health(store: Store, delivery: SlackDelivery, running: () => number) {
+  const pending = await store.outbox.pendingCount();
+  const memory = process.memoryUsage();
+  const slackError = delivery.dispatcher.degraded();
+  return {
+    ...(slackError ? { status: 'degraded', slack: `Slack refuses our writes: ${slackError}` } : {}),
+    running: running(),
+    // Slack writes waiting in the outbox (all processes), and what this process's dispatcher did.
+    delivery: { pending, ...delivery.dispatcher.stats },
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+  };
+}

@@ -1,0 +1,30 @@
+import type { OutboxIntent } from '../../store/outbox-intent.js';
+import type { SessionRow, SessionStore } from '../../store/session-store.js';
+import { clarifyMessage, type Ending, rootMessage } from '../render/messages.js';
+import { SessionThread } from './session-thread.js';
+import { ThreadMessages } from './thread-roles.js';
+
+/** The thread of a stored session, with the requester's mention when it started from one. */
+export async function threadOf(sessions: SessionStore, row: SessionRow): Promise<SessionThread> {
+  const owned = new ThreadMessages(await sessions.slackMessages(row.id));
+  return SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
+}
+
+/**
+ * A clarification that ends without research (cancelled, expired): the
+ * questions lose their buttons and the root (or the mention's reactions)
+ * shows how it ended.
+ */
+export async function closingIntents(
+  sessions: SessionStore,
+  row: SessionRow,
+  ending: Ending,
+): Promise<OutboxIntent[]> {
+  const state = await sessions.loadCheckpoint(row.id);
+  const questions = state?.request.clarification?.questions ?? '';
+  const thread = await threadOf(sessions, row);
+  return [
+    thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),
+    ...thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind),
+  ];
+}
