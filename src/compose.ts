@@ -60,7 +60,7 @@ export function openStoreWhenReachable(
   config: Config,
   logger: Logger,
   stop: AbortSignal,
-): Promise<Store & { applied: string[] }> {
+): Promise<(Store & { applied: string[] }) | undefined> {
   const url = config.database.url;
   return waitUntilReady(`the database at ${databaseAddress(url)}`, () => openStoreOnce(config, logger), {
     logger,

@@ -5,8 +5,9 @@ const SHAPES = [
   /\bxapp-[A-Za-z0-9-]{8,}/g,
   /\btvly-[A-Za-z0-9_-]{8,}/g, // Tavily
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  /\b(api[_-]?key|token|secret|password)(["']?\s*[:=]\s*["']?)[^\s"',&}]{6,}/gi,
 ];
+/** `api_key=…`, `"token": "…"`: the name stays, the value goes. */
+const ASSIGNED = /\b(api[_-]?key|token|secret|password)(["']?\s*[:=]\s*["']?)[^\s"',&}]{6,}/gi;
 
 /**
  * `text` with every known secret value and anything shaped like a credential
@@ -16,11 +17,7 @@ const SHAPES = [
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
-  for (const shape of SHAPES)
-    out = out.replace(shape, (_match, ...groups) =>
-      typeof groups[1] === 'string' && /[:=]/.test(groups[1])
-        ? `${groups[0]}${groups[1]}[redacted]`
-        : '[redacted]',
-    );
+  out = out.replace(ASSIGNED, '$1$2[redacted]');
+  for (const shape of SHAPES) out = out.replace(shape, '[redacted]');
   return out;
 }

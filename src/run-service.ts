@@ -51,8 +51,8 @@ export async function runService(
   const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
   const engine = options.engine ?? engineDeps(config, logger);
   const store = await openStoreWhenReachable(config, logger, stop);
+  if (!store) return 0;
   try {
-    if (stop.aborted) return 0;
     const owner = workerName();
     if (store.db.embedded && options.mode === 'worker')
       logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
@@ -107,6 +107,8 @@ export async function runService(
     try {
       if (options.mode === 'serve' && delivery) {
         app = await startApp(config, store, delivery, limits, logger, stop, () => worker.running().length);
+      }
+      if (app) {
         const port = await app.start();
         logger.info(
           slack.appToken
@@ -146,7 +148,7 @@ async function startApp(
   logger: Logger,
   stop: AbortSignal,
   running: () => number,
-): Promise<SlackApp> {
+): Promise<SlackApp | undefined> {
   const slack = requireSlack(config);
   const api = listenerApiFor(slack.botToken, limits, logger, slack.apiUrl);
   const identity = await waitUntilReady('Slack', () => api.identity(), {
@@ -161,6 +163,7 @@ async function startApp(
         : null,
     cause: (error) => (error as { code?: string }).code ?? (error as Error).message,
   });
+  if (!identity) return undefined;
   const service = new SlackSessions({
     sessions: store.sessions,
     lifecycle: store.lifecycle,

@@ -28,7 +28,15 @@ describe('serve while Postgres fails', () => {
       LOG_LEVEL: process.env.SHOW_LOGS ? 'info' : 'silent',
     });
     const app = await h.start();
-    expect((await signedPost(app.url, slashCommand('How do tides work?', 'UANN'), FORM)).status).toBe(200);
+    expect(
+      (
+        await signedPost(
+          app.url,
+          slashCommand('How do tides work?', 'UANN', h.slack.responseUrl('cmd')),
+          FORM,
+        )
+      ).status,
+    ).toBe(200);
     await eventually(
       () => h!.slack.messages.find((m) => m.text.includes('Research plan')),
       15_000,

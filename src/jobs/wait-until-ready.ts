@@ -5,7 +5,8 @@ import type { Logger } from '../ports/logger.js';
  * Start-up against a dependency that may not be up yet: tries `attempt`
  * until it succeeds, logging one line per failed try (what, why, when the
  * next try is) with backoff from 1 s to 30 s. An error `fatal` recognises
- * (a refused token) ends start-up at once; so does `stop`.
+ * (a refused token) ends start-up at once. Resolves with undefined when
+ * `stop` aborts first (the process was asked to stop while waiting).
  */
 export async function waitUntilReady<T>(
   what: string,
@@ -16,14 +17,13 @@ export async function waitUntilReady<T>(
     fatal: (error: unknown) => Error | null;
     cause: (error: unknown) => string;
   },
-): Promise<T> {
-  for (let n = 1; ; n++) {
+): Promise<T | undefined> {
+  for (let n = 1; !options.stop.aborted; n++) {
     try {
       return await attempt();
     } catch (error) {
       const fatal = options.fatal(error);
       if (fatal) throw fatal;
-      if (options.stop.aborted) throw error;
       const waitMs = Math.min(1000 * 2 ** (n - 1), 30_000);
       options.logger.warn(
         { attempt: n, retryInSeconds: waitMs / 1000, cause: options.cause(error) },
@@ -32,4 +32,5 @@ export async function waitUntilReady<T>(
       await sleep(waitMs, options.stop).catch(() => {});
     }
   }
+  return undefined;
 }
