@@ -124,7 +124,14 @@ export function engineSettings(config: Config): EngineSettings {
 export function engineDeps(config: Config, logger: Logger): EngineBase {
   const access = requireModelAccess(config);
   return {
-    llm: new OpenAiLlm({ ...access, maxRetries: config.openai.maxRetries, logger, countTokens }),
+    llm: new OpenAiLlm({
+      ...access,
+      maxRetries: config.openai.maxRetries,
+      firstTokenMs: config.openai.firstTokenMs,
+      stallMs: config.openai.stallMs,
+      logger,
+      countTokens,
+    }),
     prompts: loadPrompts(PROMPTS_DIR),
     webSearch: createWebSearch(config.search),
     pageReader: new HttpPageReader({ allowPrivate: config.search.allowPrivateUrls }),

@@ -49,6 +49,8 @@ const schema = z.object({
   MODEL_REASONING: z.enum(['auto', 'true', 'false']).default('auto'),
   REASONING_EFFORT: z.enum(['low', 'medium', 'high']).default('medium'),
   LLM_TIMEOUT_SECONDS: positiveNumber.default(300),
+  LLM_FIRST_TOKEN_SECONDS: positiveNumber.default(60),
+  LLM_STALL_SECONDS: positiveNumber.default(30),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
   MODEL_PRICES: optionalText.transform((v, ctx) => {
     if (!v) return {};
@@ -151,7 +153,14 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
 export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
 
 export interface Config {
-  openai: { apiKey?: string; baseURL?: string; maxRetries: number; timeoutMs: number };
+  openai: {
+    apiKey?: string;
+    baseURL?: string;
+    maxRetries: number;
+    timeoutMs: number;
+    firstTokenMs: number;
+    stallMs: number;
+  };
   models: {
     orchestrator: string;
     agent: string;
@@ -217,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       baseURL: e.OPENAI_BASE_URL,
       maxRetries: e.LLM_MAX_RETRIES,
       timeoutMs: e.LLM_TIMEOUT_SECONDS * 1000,
+      firstTokenMs: e.LLM_FIRST_TOKEN_SECONDS * 1000,
+      stallMs: e.LLM_STALL_SECONDS * 1000,
     },
     models: {
       orchestrator: e.ORCHESTRATOR_MODEL ?? e.RESEARCH_MODEL,

@@ -16,8 +16,8 @@ const ASSIGNED = /\b(api[_-]?key|token|secret|password)(["']?\s*[:=]\s*["']?)[^\
  */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
   out = out.replace(ASSIGNED, '$1$2[redacted]');
   for (const shape of SHAPES) out = out.replace(shape, '[redacted]');
+  for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
   return out;
 }

@@ -8,6 +8,7 @@ import { ConfigError, ProviderError } from '../engine/errors.js';
 import { retryDelayMs, sleep } from '../http/retry-delay.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
+import { redactSecrets } from '../redact-secrets.js';
 
 export interface OpenAiLlmOptions {
   apiKey: string;
@@ -16,8 +17,15 @@ export interface OpenAiLlmOptions {
   logger: Logger;
   /** Used when a server does not report usage in the stream. */
   countTokens: (text: string) => number;
+  /** A request whose stream has not started after this long is abandoned and retried (default 60 s). */
+  firstTokenMs?: number;
+  /** A stream silent this long between chunks is abandoned and retried (default 30 s). */
+  stallMs?: number;
   fetch?: typeof fetch;
 }
+
+/** The stream did not start, or went silent, in time. */
+class Silent extends Error {}
 
 /**
  * The `Llm` port on Chat Completions, which any OpenAI-compatible server
@@ -42,12 +50,14 @@ export class OpenAiLlm implements Llm {
   async complete(request: LlmRequest): Promise<LlmResponse> {
     for (let attempt = 0; ; attempt++) {
       const timeout = AbortSignal.timeout(request.timeoutMs);
-      const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+      const watchdog = new AbortController();
+      const signal = AbortSignal.any([timeout, watchdog.signal, ...(request.signal ? [request.signal] : [])]);
       try {
-        return await this.attempt(request, signal);
+        return await this.attempt(request, signal, watchdog);
       } catch (raw) {
         if (request.signal?.aborted) throw request.signal.reason;
-        const error = classify(raw, timeout.aborted, request);
+        const silent = watchdog.signal.aborted ? (watchdog.signal.reason as Silent) : undefined;
+        const error = classify(silent ?? raw, timeout.aborted, request, this.options.apiKey);
         if (!(error instanceof ProviderError && error.retryable) || attempt >= this.options.maxRetries)
           throw error;
         const delay = retryDelayMs(attempt, raw instanceof OpenAI.APIError ? raw.headers : undefined);
@@ -66,13 +76,55 @@ export class OpenAiLlm implements Llm {
     }
   }
 
-  private async attempt(request: LlmRequest, signal: AbortSignal): Promise<LlmResponse> {
-    const stream = await this.client.chat.completions.create(toParams(request), { signal });
+  private async attempt(
+    request: LlmRequest,
+    signal: AbortSignal,
+    watchdog: AbortController,
+  ): Promise<LlmResponse> {
+    const firstMs = this.options.firstTokenMs ?? 60_000;
+    const stallMs = this.options.stallMs ?? 30_000;
+    let timer = setTimeout(
+      () => watchdog.abort(new Silent(`the model server sent nothing for ${firstMs / 1000} s`)),
+      firstMs,
+    );
+    const stillAlive = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => watchdog.abort(new Silent(`the model server's answer stalled for ${stallMs / 1000} s`)),
+        stallMs,
+      );
+    };
+    try {
+      const stream = await this.client.chat.completions.create(toParams(request), { signal });
+      // Not every transport ends a body read on abort, and the SDK ends an aborted stream quietly:
+      // the abort itself settles the attempt.
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+      aborted.catch(() => {});
+      const response = await Promise.race([
+        this.read(request, stream as AsyncIterable<ChatCompletionChunk>, stillAlive),
+        aborted,
+      ]);
+      if (signal.aborted) throw signal.reason;
+      return response;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async read(
+    request: LlmRequest,
+    stream: AsyncIterable<ChatCompletionChunk>,
+    stillAlive: () => void,
+  ): Promise<LlmResponse> {
     let text = '';
     let finishReason = 'unknown';
     let usage: LlmResponse['usage'] | undefined;
     const calls = new Map<number, ToolCall>();
-    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+    for await (const chunk of stream) {
+      stillAlive();
       if (chunk.usage) {
         usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       }
@@ -92,6 +144,13 @@ export class OpenAiLlm implements Llm {
         calls.set(part.index, call);
       }
     }
+    // A stream that ends without saying why it ended was cut short (or was not a completion at all).
+    if (finishReason === 'unknown' && !text && calls.size === 0)
+      throw new ProviderError(
+        'llm_bad_response',
+        'The model server sent an empty or unreadable answer.',
+        true,
+      );
     const toolCalls = [...calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
@@ -155,8 +214,18 @@ function toWire(message: ChatMessage): ChatCompletionMessageParam {
 }
 
 /** Maps SDK and network failures to our fault taxonomy, deciding what is worth retrying. */
-function classify(error: unknown, timedOut: boolean, request: LlmRequest): ProviderError | ConfigError {
+function classify(
+  error: unknown,
+  timedOut: boolean,
+  request: LlmRequest,
+  apiKey: string,
+): ProviderError | ConfigError {
   const model = request.model.name;
+  if (error instanceof ProviderError) return error;
+  if (error instanceof Silent)
+    return new ProviderError('llm_stalled', `The model call was abandoned: ${error.message}.`, true, {
+      cause: error,
+    });
   if (timedOut) {
     return new ProviderError('llm_timeout', `The model call timed out after ${request.timeoutMs} ms.`, true, {
       cause: error,
@@ -181,12 +250,15 @@ function classify(error: unknown, timedOut: boolean, request: LlmRequest): Provi
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     return new ProviderError(
       status === 429 ? 'llm_rate_limited' : 'llm_http_error',
-      `The model server answered HTTP ${status}: ${error.message}`,
+      `The model server answered HTTP ${status}: ${redactSecrets(error.message, [apiKey]).slice(0, 300)}`,
       retryable,
       { cause: error, status },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]).slice(
+    0,
+    300,
+  );
   // Connection failures and streams cut mid-way are transient.
   return new ProviderError('llm_connection', `Could not reach the model server: ${message}`, true, {
     cause: error,

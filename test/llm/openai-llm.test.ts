@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, ProviderError } from '../../src/engine/errors.js';
@@ -251,6 +252,75 @@ describe('OpenAiLlm', () => {
       .catch((e) => e);
     expect(error.message).toBe('session deadline');
     expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('retries a 200 whose stream is empty, not a completion, or truncated JSON, then reads the good answer', async () => {
+    nock(BASE).post('/chat/completions').reply(200, '', SSE_HEADERS);
+    nock(BASE).post('/chat/completions').reply(200, '<html>gateway</html>', SSE_HEADERS);
+    nock(BASE).post('/chat/completions').reply(200, 'data: {"id":"chatcmpl-1","choi\n\n', SSE_HEADERS);
+    nock(BASE)
+      .post('/chat/completions')
+      .reply(200, sse([chunk({ content: 'whole' }, 'stop')]), SSE_HEADERS);
+    const response = await llm().complete(request());
+    expect(response.text).toBe('whole');
+    expect(nock.isDone()).toBe(true);
+
+    nock(BASE).post('/chat/completions').times(2).reply(200, '', SSE_HEADERS);
+    const error = await llm(1)
+      .complete(request())
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.code).toBe('llm_bad_response');
+  });
+
+  it('abandons a request that sends nothing, or stalls mid-stream, and retries it', async () => {
+    const stalled = new OpenAiLlm({
+      apiKey: 'sk-test',
+      baseURL: BASE,
+      maxRetries: 3,
+      logger: silentLogger,
+      countTokens,
+      firstTokenMs: 200,
+      stallMs: 200,
+    });
+    nock(BASE)
+      .post('/chat/completions')
+      .delay(5000)
+      .reply(200, sse([chunk({ content: 'never' }, 'stop')]), SSE_HEADERS);
+    nock(BASE)
+      .post('/chat/completions')
+      .reply(
+        200,
+        () => {
+          // One chunk, then silence: the stream never ends by itself.
+          const body = new PassThrough();
+          body.write(`data: ${JSON.stringify(chunk({ content: 'par' }))}\n\n`);
+          return body;
+        },
+        SSE_HEADERS,
+      );
+    nock(BASE)
+      .post('/chat/completions')
+      .reply(200, sse([chunk({ content: 'third try' }, 'stop')]), SSE_HEADERS);
+    const started = Date.now();
+    const response = await stalled.complete(request({ timeoutMs: 60_000 }));
+    expect(response.text).toBe('third try');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('never puts the API key a server echoes into its error', async () => {
+    nock(BASE)
+      .post('/chat/completions')
+      .reply(400, {
+        error: {
+          message: 'Bad request for key sk-test-echoed-1234567890 (Bearer sk-test-echoed-1234567890)',
+        },
+      });
+    const error = await llm()
+      .complete(request())
+      .catch((e) => e);
+    expect(error.message).toContain('HTTP 400');
+    expect(error.message).not.toContain('echoed');
   });
 
   it('reports a rejected key and an unknown model as configuration errors without retrying', async () => {
