@@ -107,6 +107,7 @@ export async function runCli(
             sessions,
             lifecycle,
             requester: userInfo().username,
+            maxQuestionChars: config.slack.maxQuestionChars,
           },
           options,
           io,

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { describeError } from '../engine/errors.js';
 import type { ResearchEvent } from '../engine/events.js';
+import { questionRefusal } from '../engine/question-refusal.js';
 import { reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
 import { answerClarification, newSession, runSession, type SessionOutcome } from '../engine/run-session.js';
 import type { EngineBase, EngineDeps } from '../engine/session-context.js';
@@ -28,6 +29,8 @@ export interface AskDeps {
   sessions?: SessionStore;
   lifecycle?: SessionLifecycle;
   requester?: string;
+  /** MAX_QUESTION_CHARS, as in Slack. */
+  maxQuestionChars: number;
 }
 
 export interface Io {
@@ -48,6 +51,11 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     io.stderr.write(
       'error: give a question, e.g. deep-research ask "What changed in EU AI rules in 2025?"\n',
     );
+    return 2;
+  }
+  const refusal = questionRefusal(question, deps.maxQuestionChars);
+  if (refusal) {
+    io.stderr.write(`error: ${refusal}\n`);
     return 2;
   }
   const view = options.json ? null : new TerminalView(io.stdout);

@@ -1,3 +1,4 @@
+import { questionRefusal } from '../engine/question-refusal.js';
 import { answerClarification, newSession } from '../engine/run-session.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxStore } from '../store/outbox-store.js';
@@ -5,7 +6,7 @@ import { isResearching, type SessionLifecycle } from '../store/session-lifecycle
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { clarifyMessage, noticeMessage, rootMessage } from './render/messages.js';
-import { CANNOT_POST, questionTooLong, tooManySessions } from './render/refusals.js';
+import { CANNOT_POST, tooManySessions } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
 import { type SlackApi, SlackCallError } from './slack-api.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
@@ -249,7 +250,7 @@ export class SlackSessions {
   }
 
   private checkQuestion(question: string): string | undefined {
-    return questionTooLong(question, this.deps.limits.maxQuestionChars);
+    return questionRefusal(question, this.deps.limits.maxQuestionChars);
   }
 
   private async checkLimit(userId: string): Promise<string | undefined> {

@@ -47,6 +47,7 @@ function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, store?
       sessions: store?.sessions,
       lifecycle: store?.lifecycle,
       requester: 'ann',
+      maxQuestionChars: 2000,
     },
     { question: 'How do heat pumps compare with gas boilers?', clarify: true, json: false, ...options },
     streams,
@@ -295,5 +296,15 @@ describe('deep-research command line', () => {
     const unknown = await run(['frobnicate'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown command "frobnicate"');
+  });
+
+  it('refuses a question with control characters or over the limit before anything runs', async () => {
+    const streams = io();
+    const code = await ask(new ScriptedLlm([]), { question: 'What is\u0000 this?' }, streams);
+    expect(code).toBe(2);
+    expect(streams.err.text).toMatch(/^error: Your question contains control characters/);
+    const long = io();
+    expect(await ask(new ScriptedLlm([]), { question: 'why '.repeat(600) }, long)).toBe(2);
+    expect(long.err.text).toContain('the limit is 2,000');
   });
 });

@@ -31,4 +31,17 @@ describe('the HTTP edge', () => {
     expect(ok.body).toContain('/research');
     expect((await fetch(app.url.replace('/slack/events', '/healthz'))).status).toBe(200);
   });
+
+  it('refuses a question with a NUL in a sentence before anything is posted', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    const command = slashCommand('What about\u0000 tides today?', 'UANN', h.slack.responseUrl('nul'));
+    expect((await signedPost(app.url, command, FORM)).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    while (!h.slack.responses.some((r) => r.url.endsWith('/nul')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    const reply = h.slack.responses.find((r) => r.url.endsWith('/nul'));
+    expect(String(reply?.body.text)).toMatch(/^Your question contains control characters/);
+    expect(h.slack.messages).toHaveLength(0);
+  });
 });
