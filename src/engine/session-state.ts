@@ -64,6 +64,12 @@ export interface SessionState {
   searches: Record<string, number[]>;
   /** Canonical URLs of pages read so far. */
   readUrls: string[];
+  /**
+   * Calls to a dependency that failed (by dependency: "web search"), with the
+   * last cause, so "found nothing" and "could not search" stay different
+   * outcomes. Absent in checkpoints written before it existed.
+   */
+  failures?: Record<string, { count: number; last: string }>;
   agents: AgentRecord[];
   toolCalls: number;
   usage: Usage;

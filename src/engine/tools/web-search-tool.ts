@@ -1,4 +1,5 @@
 import { type SessionContext, signalUntil } from '../session-context.js';
+import { noteFailure } from '../session-failures.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
 import { limitQueries, queryKey } from './normalize-queries.js';
@@ -25,6 +26,7 @@ export async function runWebSearch(
       } catch (error) {
         ctx.log.warn({ err: error, query }, 'web search failed');
         failures.push(`${query} (${errorText(error)})`);
+        noteFailure(ctx.state, 'web search', errorText(error));
         return [];
       }
     }),

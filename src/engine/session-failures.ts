@@ -1,0 +1,25 @@
+import { ProviderError } from './errors.js';
+import type { SessionState } from './session-state.js';
+
+/** Records one failed call to a dependency ("web search") and its cause. */
+export function noteFailure(state: SessionState, dependency: string, cause: string): void {
+  state.failures ??= {};
+  const entry = (state.failures[dependency] ??= { count: 0, last: '' });
+  entry.count += 1;
+  entry.last = cause;
+}
+
+/**
+ * Research that gathered nothing because web search never worked is a
+ * failure of the search provider, not an empty result: the person is told
+ * which dependency failed and why, instead of reading "nothing was found".
+ */
+export function searchNeverWorked(state: SessionState): ProviderError | null {
+  const failed = state.failures?.['web search'];
+  if (!failed || state.sources.length > 0 || Object.keys(state.searches).length > 0) return null;
+  return new ProviderError(
+    'search_unavailable',
+    `Web search failed every time it was tried (${failed.last}), so nothing could be researched: check the search provider (SEARCH_PROVIDER and its key or URL) and try again.`,
+    false,
+  );
+}
