@@ -92,6 +92,7 @@ export async function runService(
         concurrency: config.jobs.concurrentSessions,
         pollMs: options.pollMs ?? 1000,
         heartbeatMs: Math.max(1000, config.jobs.leaseMs / 3),
+        cancelsFrom: store.db.url,
         maintenanceMs: 10 * 60_000,
         maintenance: async () => {
           const limits = {

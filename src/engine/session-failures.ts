@@ -3,10 +3,8 @@ import type { SessionState } from './session-state.js';
 
 /** Records one failed call to a dependency ("web search") and its cause. */
 export function noteFailure(state: SessionState, dependency: string, cause: string): void {
-  state.failures ??= {};
-  const entry = (state.failures[dependency] ??= { count: 0, last: '' });
-  entry.count += 1;
-  entry.last = cause;
+  const before = state.failures?.[dependency]?.count ?? 0;
+  state.failures = { ...state.failures, [dependency]: { count: before + 1, last: cause } };
 }
 
 /**

@@ -10,6 +10,7 @@ import { LeaseLostError } from '../store/lease-lost-error.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
+import { listenForCancels } from './cancel-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';
 import type { SessionSurface, SurfaceFactory } from './session-surface.js';
@@ -35,6 +36,8 @@ export interface WorkerOptions {
   /** Retention and clarification expiry run this often. */
   maintenanceMs: number;
   maintenance?: () => Promise<unknown>;
+  /** Listen on this database for cancel requests, so they stop a session at once rather than at its next heartbeat. */
+  cancelsFrom?: string;
 }
 
 export interface Worker {
@@ -61,7 +64,10 @@ const LOST = new Error('lease lost');
  */
 export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
   const log = deps.logger.child({ worker: deps.leases.owner });
-  const active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const active = new Map<string, Running>();
+  const cancels = options.cancelsFrom
+    ? listenForCancels(options.cancelsFrom, (id) => void active.get(id)?.checkNow(), log)
+    : undefined;
   let stopping = false;
   let wake: () => void = () => {};
   let lastMaintenance = 0;
@@ -87,11 +93,15 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
         );
       }
       if (claim && !stopping) {
-        const controller = new AbortController();
-        const done = inSession(claim.id, () =>
-          runClaimed(deps, claim, controller, options.heartbeatMs, log),
+        const running: Running = {
+          controller: new AbortController(),
+          done: Promise.resolve(),
+          checkNow: async () => {},
+        };
+        running.done = inSession(claim.id, () =>
+          runClaimed(deps, claim, running, options.heartbeatMs, log),
         ).finally(() => active.delete(claim.id));
-        active.set(claim.id, { controller, done });
+        active.set(claim.id, running);
         // Let waiting I/O (Slack requests in `serve`) in between claims when many sessions arrive at once.
         await new Promise((resolve) => setImmediate(resolve));
         continue;
@@ -116,18 +126,27 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
       for (const { controller } of active.values()) controller.abort(DRAIN);
       await Promise.all([...active.values()].map((a) => a.done));
       await loop;
+      await cancels?.stop();
     },
   };
+}
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+  /** Renews the lease now, which also notices a cancel request. */
+  checkNow: () => Promise<void>;
 }
 
 async function runClaimed(
   deps: WorkerDeps,
   claim: Claim,
-  controller: AbortController,
+  running: Running,
   heartbeatMs: number,
   workerLog: Logger,
 ): Promise<void> {
   const { sessions, leases } = deps;
+  const { controller } = running;
   const id = claim.id;
   const log = workerLog.child({ sessionId: id });
   const beats = outageLog(log, 'renewing the lease');
@@ -142,6 +161,7 @@ async function runClaimed(
     }
   };
   const timer = setInterval(beat, heartbeatMs);
+  running.checkNow = beat;
   // Writes wait out a database outage unless the worker drains or the session is lost (a cancel still records).
   const giveUp = new AbortController();
   controller.signal.addEventListener('abort', () => {

@@ -71,6 +71,9 @@ export interface Ending {
  * the lease). Slack writes caused by a move are recorded in the same
  * statement, so a crash never separates the state from what the thread must show.
  */
+/** The Postgres notification channel on which cancel requests are announced (payload: the session id). */
+export const CANCEL_CHANNEL = 'session_cancel';
+
 export class SessionLifecycle {
   constructor(
     private readonly pool: pg.Pool,
@@ -200,12 +203,16 @@ export class SessionLifecycle {
 
   /** Asks whichever worker runs the session to stop (it notices at its next heartbeat). */
   async requestCancel(id: string, by: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET cancel_requested_at = now(), cancelled_by = $2, updated_at = now()
-       WHERE id = $1 AND status = ANY($3::text[]) AND cancel_requested_at IS NULL`,
+    // The notification wakes the worker running it at once, wherever it runs (its heartbeat is the fallback).
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET cancel_requested_at = now(), cancelled_by = $2, updated_at = now()
+         WHERE id = $1 AND status = ANY($3::text[]) AND cancel_requested_at IS NULL
+         RETURNING id)
+       SELECT pg_notify('${CANCEL_CHANNEL}', id::text) FROM s`,
       [id, by, RESEARCHING],
     );
-    return rowCount === 1;
+    return rows.length === 1;
   }
 
   /** Clarifications nobody answered in time expire; returns their ids so surfaces can say so. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newSession } from '../../src/engine/run-session.js';
 import type { EngineSettings } from '../../src/engine/settings.js';
 import { SessionLeases } from '../../src/jobs/session-leases.js';
-import { startWorker, type Worker } from '../../src/jobs/worker.js';
+import { startWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
 import { systemClock } from '../../src/ports/clock.js';
 import type { Llm } from '../../src/ports/llm.js';
@@ -20,6 +20,7 @@ export function worker(
   llm: Llm,
   owner: string,
   settings: EngineSettings = testSettings(),
+  options: Partial<WorkerOptions> = {},
 ): Worker {
   return startWorker(
     {
@@ -30,7 +31,7 @@ export function worker(
       settings,
       logger: silentLogger,
     },
-    { concurrency: 2, pollMs: 50, heartbeatMs: 200, maintenanceMs: 60_000 },
+    { concurrency: 2, pollMs: 50, heartbeatMs: 200, maintenanceMs: 60_000, ...options },
   );
 }
 

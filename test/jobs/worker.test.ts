@@ -4,6 +4,7 @@ import { migrate } from '../../src/store/migrate.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
+import { testSettings } from '../helpers/engine-harness.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
 import { submit, waitFor, worker } from '../helpers/worker-harness.js';
 
@@ -88,6 +89,23 @@ describe('worker', () => {
     await w.stop();
     expect(row.status).toBe('cancelled');
     expect(row.report!.markdown).toContain('Finding from Topic 1');
+  });
+
+  it('stops a cancelled session as soon as the request is made, long before its next heartbeat', async () => {
+    const id = await submit(db);
+    const w = worker(db, new RuleLlm({ delayMs: 150, rounds: 5 }), 'listening-w', testSettings(), {
+      heartbeatMs: 600_000,
+      cancelsFrom: db.url,
+    });
+    await waitFor(async () => (await store.loadCheckpoint(id))?.cycle === 1);
+    const started = Date.now();
+    expect(await new SessionLifecycle(db.pool, 24).requestCancel(id, 'U123')).toBe(true);
+    const row = await waitFor(finished(id), 15_000);
+    const latencyMs = Date.now() - started;
+    await w.stop();
+    expect(row.status).toBe('cancelled');
+    // The target is well under a second; the bound is generous for a busy machine (the heartbeat is 10 minutes).
+    expect(latencyMs).toBeLessThan(10_000);
   });
 
   it('stops writing when another worker has taken the session over', async () => {
