@@ -65,9 +65,9 @@ const LOST = new Error('lease lost');
 export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
   const log = deps.logger.child({ worker: deps.leases.owner });
   const active = new Map<string, Running>();
-  const cancels = options.cancelsFrom
-    ? listenForCancels(options.cancelsFrom, (id) => void active.get(id)?.checkNow(), log)
-    : undefined;
+  const checkNow = (id: string) => void active.get(id)?.checkNow();
+  const cancels = options.cancelsFrom ? listenForCancels(options.cancelsFrom, checkNow, log) : undefined;
+  const unsubscribe = deps.lifecycle.onCancelRequested(checkNow);
   let stopping = false;
   let wake: () => void = () => {};
   let lastMaintenance = 0;
@@ -127,6 +127,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
       await Promise.all([...active.values()].map((a) => a.done));
       await loop;
       await cancels?.stop();
+      unsubscribe();
     },
   };
 }

@@ -75,6 +75,18 @@ export interface Ending {
 export const CANCEL_CHANNEL = 'session_cancel';
 
 export class SessionLifecycle {
+  private readonly cancelListeners = new Set<(sessionId: string) => void>();
+
+  /**
+   * Hears cancel requests made through this object, in this process (also on
+   * the embedded database, whose socket does not pass notifications on).
+   * Returns the unsubscribe.
+   */
+  onCancelRequested(listener: (sessionId: string) => void): () => void {
+    this.cancelListeners.add(listener);
+    return () => this.cancelListeners.delete(listener);
+  }
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly deliveryDeadlineHours: number,
@@ -212,6 +224,7 @@ export class SessionLifecycle {
        SELECT pg_notify('${CANCEL_CHANNEL}', id::text) FROM s`,
       [id, by, RESEARCHING],
     );
+    if (rows.length === 1) for (const listener of this.cancelListeners) listener(id);
     return rows.length === 1;
   }
 

@@ -21,11 +21,12 @@ export function worker(
   owner: string,
   settings: EngineSettings = testSettings(),
   options: Partial<WorkerOptions> = {},
+  lifecycle = new SessionLifecycle(db.pool, 24),
 ): Worker {
   return startWorker(
     {
       sessions: new SessionStore(db.pool),
-      lifecycle: new SessionLifecycle(db.pool, 24),
+      lifecycle,
       leases: new SessionLeases(db.pool, owner, LEASE_MS),
       engine: { llm, prompts, webSearch: ruleSearch, countTokens, clock: systemClock, logger: silentLogger },
       settings,

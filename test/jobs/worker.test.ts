@@ -122,6 +122,38 @@ describe('worker', () => {
 });
 
 describe('worker on the embedded database', () => {
+  it('stops a session cancelled in the same process at once (the embedded socket passes no notifications)', async () => {
+    const lite = await embeddedPglite();
+    try {
+      await migrate(lite.pool, MIGRATIONS_DIR);
+      const liteStore = new SessionStore(lite.pool);
+      const lifecycle = new SessionLifecycle(lite.pool, 24);
+      const id = await submit(lite);
+      const w = worker(
+        lite,
+        new RuleLlm({ delayMs: 150, rounds: 5 }),
+        'lite-cancel',
+        testSettings(),
+        {
+          heartbeatMs: 600_000,
+          cancelsFrom: lite.url,
+        },
+        lifecycle,
+      );
+      await waitFor(async () => (await liteStore.loadCheckpoint(id))?.cycle === 1);
+      expect(await lifecycle.requestCancel(id, 'U123')).toBe(true);
+      const row = await waitFor(
+        async () => ((await liteStore.get(id))?.status === 'cancelled' ? liteStore.get(id) : null),
+        15_000,
+      );
+      await w.stop();
+      expect(row?.status).toBe('cancelled');
+    } finally {
+      await lite.close();
+      lite.cleanup();
+    }
+  });
+
   it('runs a queued session to its report on PGlite', async () => {
     const lite = await embeddedPglite();
     try {
