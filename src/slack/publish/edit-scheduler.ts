@@ -33,6 +33,8 @@ interface MessageState {
   waitingSince: number;
   /** The last state of a finished session: sent before any live refresh. */
   final: boolean;
+  /** The session's live view closed while an edit was on its way: drop this state when Slack answers. */
+  forgotten?: boolean;
   waiters: (() => void)[];
   /** Callers of `deliver`, told how the version they gave (or a newer one) fared. */
   outcomes: { version: number; resolve: () => void; reject: (error: unknown) => void }[];
@@ -98,6 +100,7 @@ export class EditScheduler {
     state.latest = message;
     state.version += 1;
     state.final = Boolean(options.final);
+    state.forgotten = false;
     this.pump(target.team);
   }
 
@@ -126,6 +129,34 @@ export class EditScheduler {
         resolve();
       });
     });
+  }
+
+  /**
+   * A session's live view is closed: drop the state of its messages that no
+   * durable edit is waiting on (a pending live refresh is superseded by the
+   * outcome's edits from the outbox), so a process that runs thousands of
+   * sessions keeps no state for finished ones.
+   */
+  forget(sessionId: string): void {
+    for (const team of this.teams.values()) {
+      for (const [k, state] of team.messages) {
+        if (state.target.sessionId !== sessionId || state.outcomes.length) continue;
+        // One on its way is dropped when Slack answers (a final state is forgotten once sent).
+        if (state.inFlight) {
+          state.forgotten = true;
+          continue;
+        }
+        for (const resolve of state.waiters.splice(0)) resolve();
+        team.messages.delete(k);
+      }
+    }
+  }
+
+  /** Messages with state held here (for the memory benchmark and tests). */
+  trackedMessages(): number {
+    let n = 0;
+    for (const team of this.teams.values()) n += team.messages.size;
+    return n;
   }
 
   /** Waits (at most `timeoutMs`) until every pending edit has gone out: for shutdown. */
@@ -221,7 +252,10 @@ export class EditScheduler {
       .finally(() => {
         entry.at = this.now();
         state.inFlight = false;
-        if (state.sent === state.version) {
+        if (state.forgotten && state.outcomes.length === 0) {
+          for (const resolve of state.waiters.splice(0)) resolve();
+          team.messages.delete(key(state.target));
+        } else if (state.sent === state.version) {
           for (const resolve of state.waiters.splice(0)) resolve();
           // Nothing left to send: forget the message (a later edit starts afresh), so finished sessions cost nothing.
           if (state.final && state.outcomes.length === 0) team.messages.delete(key(state.target));

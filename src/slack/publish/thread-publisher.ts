@@ -148,6 +148,7 @@ export class ThreadPublisher implements SessionSurface {
     this.stopTicking();
     this.closed = true;
     this.unsubscribe();
+    this.deps.edits.forget(this.row.id);
     this.deps.dispatcher.nudge();
   }
 

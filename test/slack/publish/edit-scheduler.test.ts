@@ -20,6 +20,20 @@ function recorder(fail?: (call: number, t: EditTarget) => Error | undefined) {
 }
 
 describe('EditScheduler', () => {
+  it('keeps no state for the messages of a session whose live view closed, except a durable edit in progress', async () => {
+    const { send } = recorder();
+    const scheduler = new EditScheduler(send, { minIntervalMs: 50, perMinute: 100, logger: silentLogger });
+    for (let i = 0; i < 50; i++) scheduler.update(target('T1', `${i}.0`), msg('live'));
+    const durable = scheduler.deliver(target('T1', '0.0'), msg('final'));
+    expect(scheduler.trackedMessages()).toBe(50);
+    for (let i = 0; i < 50; i++) scheduler.forget(`s-${i}.0`);
+    // Only the durable edit's message is kept for its outcome; edits on their way go when Slack answers.
+    await durable;
+    for (let i = 0; i < 200 && scheduler.trackedMessages() > 0; i++) await wait(10);
+    expect(scheduler.trackedMessages()).toBe(0);
+    scheduler.stop();
+  });
+
   it('sends only the latest content, at most once per interval per message', async () => {
     const { calls, send } = recorder();
     const scheduler = new EditScheduler(send, { minIntervalMs: 200, perMinute: 100, logger: silentLogger });
