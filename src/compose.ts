@@ -134,7 +134,10 @@ export function engineDeps(config: Config, logger: Logger): EngineBase {
     }),
     prompts: loadPrompts(PROMPTS_DIR),
     webSearch: createWebSearch(config.search),
-    pageReader: new HttpPageReader({ allowPrivate: config.search.allowPrivateUrls }),
+    pageReader: new HttpPageReader({
+      allowPrivate: config.search.allowPrivateUrls,
+      deadlineMs: config.search.pageReadMs,
+    }),
     countTokens,
     clock: systemClock,
     logger,

@@ -70,6 +70,7 @@ const schema = z.object({
   TOKEN_BUDGET: positiveInt.default(2_000_000),
   TOOL_CALL_BUDGET: positiveInt.default(200),
   TOOL_TIMEOUT_SECONDS: positiveNumber.default(60),
+  PAGE_READ_SECONDS: positiveNumber.default(30),
   REPORT_INPUT_TOKENS: positiveInt.default(120_000),
   SEARCH_PROVIDER: optionalText.pipe(z.enum(['tavily', 'brave', 'exa', 'searxng', 'none']).optional()),
   TAVILY_API_KEY: optionalText,
@@ -188,6 +189,7 @@ export interface Config {
     searxngUrl?: string;
     requestsPerSecond?: number;
     allowPrivateUrls: boolean;
+    pageReadMs: number;
   };
   database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
   jobs: { clarifyTimeoutHours: number; concurrentSessions: number; sessionsPerUser: number; leaseMs: number };
@@ -256,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       searxngUrl: e.SEARXNG_URL,
       requestsPerSecond: e.SEARCH_REQUESTS_PER_SECOND,
       allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+      pageReadMs: e.PAGE_READ_SECONDS * 1000,
     },
     database: {
       url: e.DATABASE_URL,

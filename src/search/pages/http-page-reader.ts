@@ -35,15 +35,25 @@ const STATUS_TEXT: Record<number, string> = {
 export class HttpPageReader implements PageReader {
   private readonly fetcher: PageFetcher;
 
-  constructor(options: Partial<PageFetcherOptions> & { resolve?: Resolve } = {}) {
+  private readonly deadlineMs: number;
+
+  /** `deadlineMs`: one page read, however slowly the server trickles it, ends after this (default 30 s). */
+  constructor(options: Partial<PageFetcherOptions> & { resolve?: Resolve; deadlineMs?: number } = {}) {
     this.fetcher = new PageFetcher({ ...PAGE_READER_DEFAULTS, ...options });
+    this.deadlineMs = options.deadlineMs ?? 30_000;
   }
 
   async read(url: string, options: { signal: AbortSignal }): Promise<PageResult> {
     let fetched: FetchedPage;
+    const deadline = AbortSignal.timeout(this.deadlineMs);
     try {
-      fetched = await this.fetcher.fetch(url, options.signal);
+      fetched = await this.fetcher.fetch(url, AbortSignal.any([options.signal, deadline]));
     } catch (error) {
+      if (deadline.aborted && !options.signal.aborted)
+        return {
+          ok: false,
+          reason: `the page did not arrive within ${this.deadlineMs / 1000} s (the server is too slow)`,
+        };
       if (error instanceof FetchFailure) return { ok: false, reason: error.message };
       throw error;
     }

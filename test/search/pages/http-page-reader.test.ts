@@ -16,6 +16,13 @@ const reader = new HttpPageReader({ allowPrivate: true, readTimeoutMs: 300, maxB
 
 beforeAll(async () => {
   server = await pageServer({
+    '/trickle': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.flushHeaders();
+      // One byte every 100 ms: never silent long enough for the read timeout, never finished.
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    },
     '/article': send('text/html; charset=utf-8', article),
     '/gzip': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync(article));
@@ -165,5 +172,17 @@ describe('HttpPageReader', () => {
     slowReader.close();
     expect(result).toEqual({ ok: false, reason: 'timed out' });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('gives up on a page trickled byte by byte at its overall deadline', async () => {
+    const patient = new HttpPageReader({ allowPrivate: true, readTimeoutMs: 2000, deadlineMs: 1000 });
+    const started = Date.now();
+    const result = await patient.read(server.url('/trickle'), { signal: signal() });
+    expect(result).toEqual({
+      ok: false,
+      reason: 'the page did not arrive within 1 s (the server is too slow)',
+    });
+    expect(Date.now() - started).toBeLessThan(8000);
+    patient.close();
   });
 });
