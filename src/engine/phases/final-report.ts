@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../ports/llm.js';
+import { confineLinks } from '../citations/confine-links.js';
 import { renumberCitations } from '../citations/renumber-citations.js';
 import { callModel, currentDate, deadlineOf, interruption, type SessionContext } from '../session-context.js';
 import type { FinalReport, PartialReason } from '../session-state.js';
@@ -49,7 +50,11 @@ export function findingsReport(ctx: SessionContext): FinalReport {
 }
 
 function finalize(ctx: SessionContext, markdown: string, partial: PartialReason | null): FinalReport {
-  const { text, order } = renumberCitations(markdown, (n) => ctx.sources.get(n) !== undefined);
+  const confined = confineLinks(
+    markdown,
+    ctx.state.sources.flatMap((s) => (s.url ? [s.url] : [])),
+  );
+  const { text, order } = renumberCitations(confined, (n) => ctx.sources.get(n) !== undefined);
   const sources = order.map((old, i) => ({ ...ctx.sources.get(old)!, n: i + 1 }));
   const banner = partial ? `> **Partial report:** ${PARTIAL_WHY[partial]}.\n\n` : '';
   return {
