@@ -29,7 +29,8 @@ export function confineLinks(markdown: string, sourceUrls: Iterable<string>): st
     .map((line) => {
       const marker = FENCE.exec(line)?.[1];
       if (fence !== null) {
-        if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+        if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+          fence = null;
         return line;
       }
       if (marker) {
