@@ -15,6 +15,7 @@ export async function startServe(options: {
   databaseUrl: string;
   slackApiUrl: string;
   concurrentSessions: number;
+  env?: Record<string, string>;
 }): Promise<{ app: ChildProcess; url: string; health: string }> {
   const port = await freePort();
   const flags = process.env.BENCH_APP_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
@@ -37,6 +38,7 @@ export async function startServe(options: {
         MAX_CONCURRENT_SESSIONS: String(options.concurrentSessions),
         MAX_SESSIONS_PER_USER: '1',
         LOG_LEVEL: 'warn',
+        ...options.env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },

@@ -1,0 +1,116 @@
+// Soak: 800 short sessions through one `deep-research serve` process (its own
+// process, as in production), against the fake Slack (40 workspaces, 40
+// channels), a fast scripted model and a local search endpoint. Prints the
+// process's heap and RSS after a warm-up and at the end; flat memory means
+// per-session state is dropped when a session ends.
+//   npm run bench:soak   (SOAK_SESSIONS=800, SOAK_WARMUP=100)
+import { once } from 'node:events';
+import pg from 'pg';
+import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
+import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
+import { RuleLlm } from '../test/fakes/rule-llm.js';
+import { pageServer } from '../test/helpers/page-server.js';
+import { FORM, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
+import { benchDatabase } from './lib/bench-database.js';
+import { startServe, waitUntil } from './lib/serve-process.js';
+import { fmt, report } from './lib/stats.js';
+
+const SESSIONS = Number(process.env.SOAK_SESSIONS ?? 800);
+const WARMUP = Number(process.env.SOAK_WARMUP ?? 100);
+const BATCH = 40;
+
+const database = await benchDatabase('soak');
+const slack = await fakeSlackServer({ updatesPerMinute: 1_000_000 });
+const model = await fakeOpenAiServer(new RuleLlm({ rounds: 1 }));
+const search = await pageServer({
+  '/search': (req, res) => {
+    const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        results: [{ url: `https://example.com/${q.replace(/\W+/g, '-')}`, title: q, content: `About ${q}.` }],
+      }),
+    );
+  },
+});
+const { app, url, health } = await startServe({
+  modelUrl: model.baseUrl,
+  searchUrl: search.url('/'),
+  databaseUrl: database.url,
+  slackApiUrl: slack.apiUrl,
+  concurrentSessions: 8,
+  env: { SLACK_UPDATES_PER_MINUTE: '100' },
+});
+const probe = new pg.Client({ connectionString: database.url });
+await probe.connect();
+const finished = async () =>
+  Number(
+    (
+      await probe.query(
+        "SELECT count(*)::int AS n FROM sessions WHERE status IN ('done','failed','cancelled')",
+      )
+    ).rows[0].n,
+  );
+type Health = { rssBytes: number; heapUsedBytes: number; delivery: { pending: number } };
+const sample = async () => (await (await fetch(health)).json()) as Health;
+/** Memory once the process is idle: every session finished and every Slack write delivered. */
+async function settled(total: number): Promise<Health> {
+  await waitUntil(async () => (await finished()) >= total, 30 * 60_000, `${total} sessions`);
+  await waitUntil(async () => (await sample()).delivery.pending === 0, 10 * 60_000, 'the outbox to empty');
+  await new Promise((r) => setTimeout(r, 3000));
+  return sample();
+}
+
+let sent = 0;
+async function run(upTo: number): Promise<void> {
+  while (sent < upTo) {
+    const batch = Array.from({ length: Math.min(BATCH, upTo - sent) }, (_, i) => sent + i);
+    await Promise.all(
+      batch.map((n) =>
+        signedPost(
+          url,
+          slashCommand(`Soak question ${n + 1} about tides`, `U${n}`, slack.responseUrl(`c${n}`), {
+            team_id: `T${(n % 40) + 1}`,
+            channel_id: `C${(n % 40) + 1}`,
+          }),
+          FORM,
+        ),
+      ),
+    );
+    sent += batch.length;
+    await waitUntil(async () => (await finished()) >= sent - BATCH, 30 * 60_000, 'the queue to drain');
+  }
+}
+
+console.log(`soak: ${SESSIONS} short sessions in one serve process (warm-up ${WARMUP})`);
+const started = Date.now();
+await run(WARMUP);
+const warm = await settled(WARMUP);
+await run(SESSIONS);
+const end = await settled(SESSIONS);
+const mb = (b: number) => Number(fmt(b / 2 ** 20));
+const failed = Number(
+  (await probe.query("SELECT count(*)::int AS n FROM sessions WHERE status <> 'done'")).rows[0].n,
+);
+const figures = {
+  sessions: SESSIONS,
+  failedSessions: failed,
+  minutes: Number(fmt((Date.now() - started) / 60_000)),
+  heapAfterWarmupMb: mb(warm.heapUsedBytes),
+  heapAtEndMb: mb(end.heapUsedBytes),
+  heapGrowthPct: Number(fmt((100 * (end.heapUsedBytes - warm.heapUsedBytes)) / warm.heapUsedBytes)),
+  rssAfterWarmupMb: mb(warm.rssBytes),
+  rssAtEndMb: mb(end.rssBytes),
+  rssGrowthPct: Number(fmt((100 * (end.rssBytes - warm.rssBytes)) / warm.rssBytes)),
+};
+for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(22)} ${v}`);
+console.log(
+  `RSS growth ${figures.rssGrowthPct}% (target ≤ 10): ${figures.rssGrowthPct <= 10 ? 'met' : 'MISSED'}`,
+);
+report('soak', figures);
+
+app.kill('SIGTERM');
+await once(app, 'exit');
+await probe.end();
+await Promise.all([slack.close(), model.close(), search.close()]);
+await database.drop();
+process.exit(0);
