@@ -15,7 +15,7 @@ import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { startWorker, workerName } from './jobs/worker.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
-import { listenerApiFor, SlackCallError } from './slack/slack-api.js';
+import { SlackCallError, slackApiFor } from './slack/slack-api.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackSessions } from './slack/slack-sessions.js';
@@ -151,7 +151,7 @@ async function startApp(
   running: () => number,
 ): Promise<SlackApp | undefined> {
   const slack = requireSlack(config);
-  const api = listenerApiFor(slack.botToken, limits, logger, slack.apiUrl);
+  const api = slackApiFor('listeners', slack.botToken, limits, logger, slack.apiUrl);
   const identity = await waitUntilReady('Slack', () => api.identity(), {
     logger,
     stop,

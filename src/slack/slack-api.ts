@@ -27,37 +27,28 @@ export function webClientOptions(apiUrl?: string, retries = 2): WebClientOptions
 }
 
 /**
- * The client the delivery dispatcher uses: no retries of its own, the same
- * budget as the rest of the process, and only its errors logged (the
- * dispatcher says what failed, once, with the session id).
+ * A Web API client for one part of the process, on its shared budget.
+ * `delivery`: the outbox dispatcher's, with no retries of its own (the
+ * dispatcher retries, and must know when an attempt's outcome is unknown)
+ * and 429s handed back. `listeners`: two quick retries, 429s waited out.
+ * Either logs only errors; the caller says what failed, once.
  */
-export function deliveryApiFor(
+export function slackApiFor(
+  role: 'delivery' | 'listeners',
   botToken: string,
   limits: SlackRateLimits,
   logger: Logger,
   apiUrl?: string,
 ): SlackApi {
+  const delivery = role === 'delivery';
   const client = new WebClient(botToken, {
-    ...webClientOptions(apiUrl, 0),
-    logger: slackLogger(logger, 'slack-delivery', LogLevel.ERROR),
+    ...webClientOptions(apiUrl, delivery ? 0 : 2),
+    logger: slackLogger(logger, delivery ? 'slack-delivery' : 'slack', LogLevel.ERROR),
     logLevel: LogLevel.ERROR,
   });
-  return new SlackApi(client, limits, { waitOn429: false, attempts: 1 });
-}
-
-/** The client the listeners use: two quick retries of transient failures, 429s waited out. */
-export function listenerApiFor(
-  botToken: string,
-  limits: SlackRateLimits,
-  logger: Logger,
-  apiUrl?: string,
-): SlackApi {
-  const client = new WebClient(botToken, {
-    ...webClientOptions(apiUrl),
-    logger: slackLogger(logger, 'slack', LogLevel.ERROR),
-    logLevel: LogLevel.ERROR,
-  });
-  return new SlackApi(client, limits);
+  return delivery
+    ? new SlackApi(client, limits, { waitOn429: false, attempts: 1 })
+    : new SlackApi(client, limits);
 }
 
 /** Slack said no: `code` is Slack's own error string (`not_in_channel`, `msg_too_long`…). */

@@ -5,7 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { EditScheduler } from './publish/edit-scheduler.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
-import { deliveryApiFor } from './slack-api.js';
+import { slackApiFor } from './slack-api.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
 import { closingIntents } from './thread/closing-intents.js';
 
@@ -40,7 +40,7 @@ export interface SlackDelivery {
  * thread publisher per running session.
  */
 export function startSlackDelivery(store: Store, options: SlackDeliveryOptions): SlackDelivery {
-  const api = deliveryApiFor(options.botToken, options.limits, options.logger, options.apiUrl);
+  const api = slackApiFor('delivery', options.botToken, options.limits, options.logger, options.apiUrl);
   const edits = new EditScheduler((target, message) => api.updateOnce(target.channel, target.ts, message), {
     minIntervalMs: options.editIntervalMs ?? 3000,
     perMinute: options.updatesPerMinute,
