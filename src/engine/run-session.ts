@@ -1,6 +1,6 @@
 import { noResearchTools } from './errors.js';
 import { clarify } from './phases/clarify.js';
-import { findingsReport, writeFinalReport } from './phases/final-report.js';
+import { cancelledReport, writeFinalReport } from './phases/final-report.js';
 import { orchestrate } from './phases/orchestrate.js';
 import { writePlan } from './phases/plan.js';
 import { researchRequestText } from './phases/research-request.js';
@@ -120,7 +120,7 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
 
 function cancelled(ctx: SessionContext): SessionOutcome {
   emitUsage(ctx);
-  return { kind: 'cancelled', found: findingsReport(ctx), state: ctx.state };
+  return { kind: 'cancelled', found: cancelledReport(ctx), state: ctx.state };
 }
 
 function emitUsage(ctx: SessionContext): void {

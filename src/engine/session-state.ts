@@ -77,8 +77,11 @@ export interface SessionState {
   report: FinalReport | null;
 }
 
-/** Why a report is labelled partial: research stopped early, or the report model failed and findings are shown as they are. */
-export type PartialReason = StopReason | 'report_unavailable';
+/**
+ * Why a report is labelled partial: research stopped early, the report model
+ * failed and findings are shown as they are, or the research was cancelled.
+ */
+export type PartialReason = StopReason | 'report_unavailable' | 'cancelled';
 
 export interface FinalReport {
   /** Markdown with citations renumbered [1]..[n] in order of first citation. */

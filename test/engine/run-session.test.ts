@@ -145,6 +145,13 @@ describe('research session', () => {
     });
     const stopped = await run(firstHarness, testSettings(), QUESTION, stop.signal);
     expect(stopped.kind).toBe('cancelled');
+    // What was found is labelled as a cancelled research's findings, never as failed agents.
+    const found = stopped.kind === 'cancelled' ? stopped.found : null;
+    expect(found?.partial).toBe('cancelled');
+    expect(found?.markdown).toMatch(
+      /^> \*\*Partial report:\*\* the research was cancelled; these are the findings/,
+    );
+    expect(found?.markdown).not.toContain('failed');
     const checkpoint: SessionState = firstHarness.checkpoints.at(-1)!;
     expect(checkpoint.cycle).toBe(1);
 

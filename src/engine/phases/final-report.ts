@@ -15,6 +15,7 @@ const PARTIAL_WHY: Record<PartialReason, string> = {
   provider_error: 'research stopped early because the model service failed',
   report_unavailable:
     'the report could not be written in full, so findings are shown as the research agents wrote them',
+  cancelled: 'the research was cancelled; these are the findings gathered until then',
 };
 
 /**
@@ -39,14 +40,17 @@ export async function writeFinalReport(ctx: SessionContext): Promise<FinalReport
   return finalize(ctx, markdown, partial);
 }
 
-/** What was found so far, citations resolved: used when a session is cancelled. */
-export function findingsReport(ctx: SessionContext): FinalReport {
+/**
+ * A cancelled session's findings so far, citations resolved, labelled as the
+ * partial findings of a cancelled research (agents stopped by the cancel did
+ * not fail, so they are not reported as failures).
+ */
+export function cancelledReport(ctx: SessionContext): FinalReport {
   const findings = extractFindings(ctx.state);
-  return finalize(
-    ctx,
-    findings.length ? findingsMarkdown(findings) : nothingFound(ctx),
-    ctx.state.stopReason,
-  );
+  const markdown = findings.length
+    ? findingsMarkdown(findings)
+    : 'The research was cancelled before any findings were written.';
+  return finalize(ctx, markdown, 'cancelled');
 }
 
 function finalize(ctx: SessionContext, markdown: string, partial: PartialReason | null): FinalReport {
