@@ -5,7 +5,7 @@ import { orchestrate } from './phases/orchestrate.js';
 import { writePlan } from './phases/plan.js';
 import { researchRequestText } from './phases/research-request.js';
 import { createContext, type EngineDeps, type SessionContext } from './session-context.js';
-import { searchNeverWorked } from './session-failures.js';
+import { nothingResearched } from './session-failures.js';
 import { type FinalReport, type ResearchRequest, type SessionState, STATE_VERSION } from './session-state.js';
 import type { EngineSettings } from './settings.js';
 import { emptyUsage, estimateCost } from './usage.js';
@@ -99,8 +99,8 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
   if (state.phase === 'research') {
     deps.emit({ type: 'phase', phase: 'research' });
     if ((await orchestrate(ctx)) === 'cancelled') return cancelled(ctx);
-    const cannotSearch = searchNeverWorked(state);
-    if (cannotSearch) throw cannotSearch;
+    const failure = nothingResearched(state);
+    if (failure) throw failure;
     state.phase = 'report';
     await deps.saveCheckpoint(state);
   }

@@ -79,9 +79,10 @@ export interface SessionState {
 
 /**
  * Why a report is labelled partial: research stopped early, the report model
- * failed and findings are shown as they are, or the research was cancelled.
+ * failed and findings are shown as they are, the research was cancelled, or
+ * some research agents failed (the banner says which and why).
  */
-export type PartialReason = StopReason | 'report_unavailable' | 'cancelled';
+export type PartialReason = StopReason | 'report_unavailable' | 'cancelled' | 'agents_failed';
 
 export interface FinalReport {
   /** Markdown with citations renumbered [1]..[n] in order of first citation. */

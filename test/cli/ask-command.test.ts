@@ -114,6 +114,10 @@ describe('deep-research ask', () => {
     expect(text).toContain('✓ [1.2] T2 boiler efficiency: done, 2 sources');
     expect(text).toContain('✓ [2.1] T4 grants available in 2025: done, 1 source\n');
     expect(text).toContain('session sess-1');
+    // One agent of four failed: the report is labelled partial with what failed.
+    expect(text).toContain(
+      '> **Partial report:** 1 of 4 research agents failed (The model server answered HTTP 400',
+    );
 
     const report = text.slice(text.indexOf('## Findings'));
     const cited = new Map(

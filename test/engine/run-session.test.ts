@@ -216,7 +216,7 @@ describe('research session', () => {
     expect(outcome.kind).toBe('done');
   });
 
-  it('isolates failing agents, and says plainly when every agent failed instead of inventing a report', async () => {
+  it('isolates failing agents, and fails with the cause when every agent failed instead of inventing a report', async () => {
     const boom = new Error('model server exploded');
     const llm = new ScriptedLlm([
       planLane(),
@@ -239,11 +239,41 @@ describe('research session', () => {
       { name: 'T2', match: agentWithTask('T2'), steps: [{ error: boom }] },
     ]);
     const h = harness(llm, corpusTools());
-    const outcome = await run(h, testSettings(), QUESTION);
+    // Nothing to report on is a failure with its cause, never a "complete" report about nothing.
+    await expect(run(h, testSettings(), QUESTION)).rejects.toThrow(
+      /^Every research agent failed \(model server exploded\), so there is nothing to report/,
+    );
     llm.assertDone();
     expect(h.events.filter((e) => e.type === 'agent_failed')).toHaveLength(2);
-    expect(outcome.kind === 'done' && outcome.report.markdown).toContain('Every research agent failed');
-    expect(outcome.kind === 'done' && outcome.report.sources).toEqual([]);
+  });
+
+  it('fails an agent whose model keeps sending invalid tool arguments, with that reason', async () => {
+    const garbage = { reply: { toolCalls: [{ name: 'web_search', rawArgs: '{"queries": ["heat' }] } };
+    const wrongType = { reply: { toolCalls: [{ name: 'web_search', args: { queries: 42 } }] } };
+    const llm = new ScriptedLlm([
+      planLane(),
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [
+          dispatch('T1'),
+          {
+            ...call('generate_report'),
+            expect: (req) =>
+              expect(req.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+                expect.stringContaining('the model kept sending tool calls with invalid arguments'),
+              ]),
+          },
+        ],
+      },
+      { name: 'T1', match: agentWithTask('T1'), steps: [garbage, wrongType, garbage] },
+    ]);
+    const h = harness(llm, corpusTools());
+    await expect(run(h, testSettings(), QUESTION)).rejects.toThrow(
+      /^Every research agent failed \(the model kept sending tool calls with invalid arguments \(the arguments for web_search were not valid JSON\)\)/,
+    );
+    llm.assertDone();
+    expect(h.events.filter((e) => e.type === 'agent_failed')).toHaveLength(1);
   });
 
   it.each([

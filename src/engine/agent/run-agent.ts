@@ -43,6 +43,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   const shown = new Set<number>();
   let cycle = 0;
   let turn = 0;
+  let invalidSteps = 0;
 
   // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
   const maxTurns = settings.maxAgentCycles * 3;
@@ -102,6 +103,12 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       if (call.name === TOOL.webSearch && outcome.shown.length > 0) searchedWeb = true;
     });
     if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+    // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
+    invalidSteps = outcomes.every((o) => INVALID_ARGS.test(o.content)) ? invalidSteps + 1 : 0;
+    if (invalidSteps >= MAX_INVALID_STEPS && shown.size === 0) {
+      const last = outcomes[0]!.content.replace(/^Error: /, '').split('. ')[0];
+      return { ok: false, reason: `the model kept sending tool calls with invalid arguments (${last})` };
+    }
     if (searchedWeb && deps.pageReader) {
       messages.push({ role: 'user', content: deps.prompts.render('open-url-nudge', {}).text });
     }
@@ -116,6 +123,11 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   activity({ kind: 'writing' });
   return writeReport(ctx, task, messages, reportBy, shown.size);
 }
+
+/** The repair messages parseToolArgs returns to the model. */
+const INVALID_ARGS = /^Error: (the arguments for \S+ were not valid JSON|invalid arguments for )/;
+/** Research steps in a row whose every tool call had unusable arguments before the agent gives up. */
+const MAX_INVALID_STEPS = 3;
 
 async function writeReport(
   ctx: SessionContext,

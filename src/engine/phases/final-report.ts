@@ -16,6 +16,7 @@ const PARTIAL_WHY: Record<PartialReason, string> = {
   report_unavailable:
     'the report could not be written in full, so findings are shown as the research agents wrote them',
   cancelled: 'the research was cancelled; these are the findings gathered until then',
+  agents_failed: 'some research agents failed',
 };
 
 /**
@@ -60,11 +61,19 @@ function finalize(ctx: SessionContext, markdown: string, partial: PartialReason 
   );
   const { text, order } = renumberCitations(confined, (n) => ctx.sources.get(n) !== undefined);
   const sources = order.map((old, i) => ({ ...ctx.sources.get(old)!, n: i + 1 }));
-  const banner = partial ? `> **Partial report:** ${PARTIAL_WHY[partial]}.\n\n` : '';
+  // A report written after an agent failed says so, with what failed (cancelled agents did not fail).
+  const failed = ctx.state.agents.filter((a) => a.status === 'failed' && a.error !== 'cancelled');
+  const failedWhy = failed.length
+    ? `${failed.length} of ${ctx.state.agents.length} research agents failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`
+    : null;
+  const why = [partial ? PARTIAL_WHY[partial] : null, partial !== 'cancelled' ? failedWhy : null].filter(
+    Boolean,
+  );
+  const banner = why.length ? `> **Partial report:** ${why.join('; ')}.\n\n` : '';
   return {
     markdown: banner + text.trim(),
     sources,
-    partial,
+    partial: partial ?? (failedWhy ? 'agents_failed' : null),
     durationMs: ctx.deps.clock.now() - (ctx.state.startedAt ?? ctx.deps.clock.now()),
     sourcesSeen: ctx.state.sources.length,
     costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
