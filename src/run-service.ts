@@ -95,11 +95,11 @@ export async function runService(
         cancelsFrom: store.db.url,
         maintenanceMs: 10 * 60_000,
         maintenance: async () => {
-          const limits = {
+          const rules = {
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
           };
-          const { expired } = await runMaintenance(store, limits, logger);
+          const { expired } = await runMaintenance(store, rules, logger);
           await delivery?.showExpired(expired);
         },
       },
