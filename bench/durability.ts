@@ -16,7 +16,7 @@ import { fmt, median, report } from './lib/stats.js';
 
 const SESSIONS = Number(process.env.DURABILITY_SESSIONS ?? 20);
 const LEASE_MS = Number(process.env.DURABILITY_LEASE_MS ?? 3000);
-const WORKER = join(import.meta.dirname, 'lib/durability-worker.ts');
+const WORKER = join(import.meta.dirname, 'lib/worker-process.ts');
 
 const database = await benchDatabase('durability');
 const pool = new pg.Pool({ connectionString: database.url, max: 4 });

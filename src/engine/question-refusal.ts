@@ -1,5 +1,4 @@
 // Tab, line feed and carriage return are text; every other C0 control, DEL and the C1 range are not.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /**

@@ -1,0 +1,44 @@
+import { SessionLeases } from '../../src/jobs/session-leases.js';
+import { startWorker, type Worker } from '../../src/jobs/worker.js';
+import { countTokens } from '../../src/llm/count-tokens.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { silentLogger } from '../../src/ports/logger.js';
+import type { Database } from '../../src/store/database.js';
+import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
+import { SessionStore } from '../../src/store/session-store.js';
+import { RuleLlm, ruleSearch } from '../../test/fakes/rule-llm.js';
+import { prompts, testSettings } from '../../test/helpers/engine-harness.js';
+
+/**
+ * A worker on the scripted model (300 ms per answer, 3 rounds), heartbeat a third of the
+ * lease; `listen` makes it LISTEN for cancel requests as the service does.
+ */
+export function startBenchWorker(
+  db: Database,
+  options: { owner: string; leaseMs: number; listen?: boolean; lifecycle?: SessionLifecycle },
+): Worker {
+  return startWorker(
+    {
+      sessions: new SessionStore(db.pool),
+      lifecycle: options.lifecycle ?? new SessionLifecycle(db.pool, 24),
+      leases: new SessionLeases(db.pool, options.owner, options.leaseMs),
+      engine: {
+        llm: new RuleLlm({ delayMs: 300, rounds: 3 }),
+        prompts,
+        webSearch: ruleSearch,
+        countTokens,
+        clock: systemClock,
+        logger: silentLogger,
+      },
+      settings: testSettings({ timeBudgetMs: 600_000, agentTimeBudgetMs: 300_000 }),
+      logger: silentLogger,
+    },
+    {
+      concurrency: 5,
+      pollMs: 100,
+      heartbeatMs: options.leaseMs / 3,
+      maintenanceMs: 3_600_000,
+      ...(options.listen ? { cancelsFrom: db.url } : {}),
+    },
+  );
+}
