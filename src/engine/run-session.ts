@@ -1,4 +1,4 @@
-import { noResearchTools } from './errors.js';
+import { noResearchTools, ProviderError } from './errors.js';
 import { clarify } from './phases/clarify.js';
 import { cancelledReport, writeFinalReport } from './phases/final-report.js';
 import { orchestrate } from './phases/orchestrate.js';
@@ -8,6 +8,7 @@ import { createContext, type EngineDeps, type SessionContext } from './session-c
 import { nothingResearched } from './session-failures.js';
 import { type FinalReport, type ResearchRequest, type SessionState, STATE_VERSION } from './session-state.js';
 import type { EngineSettings } from './settings.js';
+import { errorText } from './tools/tool-result.js';
 import { emptyUsage, estimateCost } from './usage.js';
 
 export type SessionOutcome =
@@ -136,6 +137,15 @@ async function knowledgeBaseReady(deps: EngineDeps): Promise<boolean> {
   try {
     return await deps.knowledgeBase.hasDocuments();
   } catch (error) {
+    // With web search the session can go on without it; alone, it is the cause to name.
+    if (!deps.webSearch) {
+      throw new ProviderError(
+        'knowledge_base_unavailable',
+        `The knowledge base could not be read (${errorText(error)}) and there is no web search to research with: check the database that holds it (DATABASE_URL) and try again.`,
+        false,
+        { cause: error },
+      );
+    }
     deps.logger.warn({ err: error }, 'knowledge base unavailable; researching without it');
     return false;
   }

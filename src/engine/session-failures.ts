@@ -1,41 +1,75 @@
 import { ProviderError } from './errors.js';
-import type { SessionState } from './session-state.js';
+import type { AgentRecord, SessionState } from './session-state.js';
 
-/** Records one failed call to a dependency ("web search") and its cause. */
-export function noteFailure(state: SessionState, dependency: string, cause: string): void {
-  const before = state.failures?.[dependency]?.count ?? 0;
-  state.failures = { ...state.failures, [dependency]: { count: before + 1, last: cause } };
+/** The dependencies the research tools call, and what the person should check when one never works. */
+const DEPENDENCIES = {
+  'web search': { name: 'web search', fix: 'the search provider (SEARCH_PROVIDER and its key or URL)' },
+  'knowledge base': { name: 'the knowledge base', fix: 'the database that holds it (DATABASE_URL)' },
+} as const;
+export type Dependency = keyof typeof DEPENDENCIES;
+
+/** Records one failed call to a dependency and its cause. */
+export function noteFailure(state: SessionState, dependency: Dependency, cause: string): void {
+  const before = state.failures?.[dependency];
+  state.failures = {
+    ...state.failures,
+    [dependency]: { ...before, count: (before?.count ?? 0) + 1, last: cause },
+  };
+}
+
+/** Records that a call to a dependency answered (even with nothing): it is not down, whatever fails later. */
+export function noteWorked(state: SessionState, dependency: Dependency): void {
+  const record = state.failures?.[dependency];
+  if (record?.worked) return;
+  state.failures = {
+    ...state.failures,
+    [dependency]: { count: record?.count ?? 0, last: record?.last ?? '', worked: true },
+  };
 }
 
 /**
  * Why research produced nothing to report on, as an error naming the cause,
- * or null when there is something (or it simply found nothing): web search
- * that never worked, or every research agent failing.
+ * or null when there is something (or it simply found nothing): a search
+ * dependency that failed every time it was tried, or every agent failing.
  */
 export function nothingResearched(state: SessionState): ProviderError | null {
-  const cannotSearch = searchNeverWorked(state);
-  if (cannotSearch) return cannotSearch;
-  const failed = state.agents.filter((a) => a.status === 'failed');
-  if (state.sources.length > 0 || failed.length === 0 || failed.length < state.agents.length) return null;
-  const reasons = [...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ');
+  if (state.sources.length > 0) return null;
+  const broken = neverWorked(state);
+  if (broken.length > 0) {
+    const subject =
+      broken.length === 1
+        ? `${DEPENDENCIES[broken[0]![0]].name} failed every time it was tried (${broken[0]![1].last})`
+        : `${broken.map(([d, r]) => `${DEPENDENCIES[d].name} (${r.last})`).join(' and ')} failed every time they were tried`;
+    const fixes = broken.map(([d]) => DEPENDENCIES[d].fix).join(' and ');
+    return new ProviderError(
+      'search_unavailable',
+      `${capitalise(subject)}, so nothing could be researched: check ${fixes} and try again.`,
+      false,
+    );
+  }
+  const agents = everyAgentFailed(state.agents);
+  if (!agents) return null;
   return new ProviderError(
     'research_failed',
-    `Every research agent failed (${reasons}), so there is nothing to report: try again later, or check the model server if it keeps happening.`,
+    `${agents}, so there is nothing to report: try again later, or check the model server if it keeps happening.`,
     false,
   );
 }
 
-/**
- * Research that gathered nothing because web search never worked is a
- * failure of the search provider, not an empty result: the person is told
- * which dependency failed and why, instead of reading "nothing was found".
- */
-function searchNeverWorked(state: SessionState): ProviderError | null {
-  const failed = state.failures?.['web search'];
-  if (!failed || state.sources.length > 0 || Object.keys(state.searches).length > 0) return null;
-  return new ProviderError(
-    'search_unavailable',
-    `Web search failed every time it was tried (${failed.last}), so nothing could be researched: check the search provider (SEARCH_PROVIDER and its key or URL) and try again.`,
-    false,
-  );
+/** "Every research agent failed (reasons)" when they all did, else null. */
+export function everyAgentFailed(agents: AgentRecord[]): string | null {
+  const failed = agents.filter((a) => a.status === 'failed');
+  if (failed.length === 0 || failed.length < agents.length) return null;
+  return `Every research agent failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`;
 }
+
+function neverWorked(state: SessionState): [Dependency, { last: string }][] {
+  return (Object.keys(DEPENDENCIES) as Dependency[]).flatMap((d) => {
+    const record = state.failures?.[d];
+    // Checkpoints from before `worked` existed: a web search that answered left its results in `searches`.
+    const worked = record?.worked || (d === 'web search' && Object.keys(state.searches).length > 0);
+    return record && !worked ? [[d, record] as [Dependency, { last: string }]] : [];
+  });
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -66,10 +66,11 @@ export interface SessionState {
   readUrls: string[];
   /**
    * Calls to a dependency that failed (by dependency: "web search"), with the
-   * last cause, so "found nothing" and "could not search" stay different
-   * outcomes. Absent in checkpoints written before it existed.
+   * last cause and whether a call to it ever answered, so "found nothing" and
+   * "could not search" stay different outcomes. Absent in checkpoints written
+   * before it existed.
    */
-  failures?: Record<string, { count: number; last: string }>;
+  failures?: Record<string, { count: number; last: string; worked?: boolean }>;
   agents: AgentRecord[];
   toolCalls: number;
   usage: Usage;

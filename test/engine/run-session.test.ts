@@ -466,6 +466,48 @@ describe('research session', () => {
     ).rejects.toThrow(/No search provider is configured/);
   });
 
+  it('names the knowledge base as the cause when it failed every time and nothing was found', async () => {
+    const kb = {
+      hasDocuments: async () => true,
+      search: async () => {
+        throw new Error('connection terminated unexpectedly');
+      },
+    };
+    const llm = new ScriptedLlm([
+      planLane(),
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [call('research_agent', { task: 'T1 policy' }), call('generate_report')],
+      },
+      {
+        name: 'agent',
+        match: agentWithTask('T1 policy'),
+        steps: [
+          call('internal_search', { queries: ['heat pumps'] }),
+          call('internal_search', { queries: ['heating policy'] }),
+          call('generate_report'),
+        ],
+      },
+    ]);
+    await expect(run(harness(llm, { knowledgeBase: kb }), testSettings(), QUESTION)).rejects.toThrow(
+      /^The knowledge base failed every time it was tried \(connection terminated unexpectedly\), so nothing could be researched: check the database that holds it \(DATABASE_URL\)/,
+    );
+    llm.assertDone();
+  });
+
+  it('names the knowledge base when it cannot be read at the start and there is no web search', async () => {
+    const kb = {
+      hasDocuments: async () => {
+        throw new Error('ECONNREFUSED');
+      },
+      search: async () => [],
+    };
+    await expect(
+      run(harness(new ScriptedLlm([]), { knowledgeBase: kb }), testSettings(), QUESTION),
+    ).rejects.toThrow(/^The knowledge base could not be read \(ECONNREFUSED\) and there is no web search/);
+  });
+
   it('reports failed searches and unreadable pages to the model as tool results', async () => {
     const webSearch = fakeWebSearch({ ok: [hit(URL_A, 'A')] }, { failing: ['broken'] });
     const pageReader = fakePageReader({ [URL_B]: { fail: 'blocked by a bot challenge (Cloudflare)' } });

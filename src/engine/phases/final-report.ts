@@ -2,6 +2,7 @@ import type { ChatMessage } from '../../ports/llm.js';
 import { confineLinks } from '../citations/confine-links.js';
 import { renumberCitations } from '../citations/renumber-citations.js';
 import { callModel, currentDate, deadlineOf, interruption, type SessionContext } from '../session-context.js';
+import { everyAgentFailed } from '../session-failures.js';
 import type { FinalReport, PartialReason } from '../session-state.js';
 import { errorText } from '../tools/tool-result.js';
 import { estimateCost } from '../usage.js';
@@ -194,13 +195,10 @@ function pack(units: { text: string; tokens: number }[], budget: number): { text
 }
 
 function nothingFound(ctx: SessionContext): string {
-  const failed = ctx.state.agents.filter((a) => a.status === 'failed');
   if (ctx.state.agents.length === 0) {
     return 'No research could be carried out, so there is nothing to report.';
   }
-  if (failed.length === ctx.state.agents.length) {
-    const reasons = [...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ');
-    return `Every research agent failed, so nothing was found and there is nothing to report (${reasons}).`;
-  }
+  const failed = everyAgentFailed(ctx.state.agents);
+  if (failed) return `${failed}, so nothing was found and there is nothing to report.`;
   return 'The research agents found no sources for this question, so there is nothing to report.';
 }

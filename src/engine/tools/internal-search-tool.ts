@@ -1,4 +1,5 @@
 import { type SessionContext, signalUntil } from '../session-context.js';
+import { noteFailure, noteWorked } from '../session-failures.js';
 import type { Source } from '../session-state.js';
 import { LIMITS } from '../settings.js';
 import { limitQueries } from './normalize-queries.js';
@@ -25,6 +26,7 @@ export async function runInternalSearch(
           limit: LIMITS.internalResultsPerQuery,
           signal: signalUntil(ctx, stop),
         });
+        noteWorked(ctx.state, 'knowledge base');
         return hits.map((hit) => {
           const source = ctx.sources.add({
             kind: 'kb',
@@ -39,6 +41,7 @@ export async function runInternalSearch(
       } catch (error) {
         ctx.log.warn({ err: error, query }, 'knowledge base search failed');
         failures.push(`${query} (${errorText(error)})`);
+        noteFailure(ctx.state, 'knowledge base', errorText(error));
         return [];
       }
     }),

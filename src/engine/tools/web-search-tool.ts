@@ -1,5 +1,5 @@
 import { type SessionContext, signalUntil } from '../session-context.js';
-import { noteFailure } from '../session-failures.js';
+import { noteFailure, noteWorked } from '../session-failures.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
 import { limitQueries, queryKey } from './normalize-queries.js';
@@ -22,7 +22,9 @@ export async function runWebSearch(
   const lists = await Promise.all(
     unique.map(async (query) => {
       try {
-        return await cachedSearch(ctx, query, until);
+        const found = await cachedSearch(ctx, query, until);
+        noteWorked(ctx.state, 'web search');
+        return found;
       } catch (error) {
         ctx.log.warn({ err: error, query }, 'web search failed');
         failures.push(`${query} (${errorText(error)})`);
