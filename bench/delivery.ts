@@ -6,9 +6,9 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
 import { type FakeSlack, fakeSlackServer, render } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
-import { pageServer } from '../test/helpers/page-server.js';
 import { eventCallback, JSON_TYPE, signedPost } from '../test/helpers/slack-requests.js';
 import { benchDatabase } from './lib/bench-database.js';
 import { startServe, waitUntil } from './lib/serve-process.js';
@@ -44,19 +44,10 @@ async function scenario(sessions: number, channels: number) {
   const slack = await fakeSlackServer({ updatesPerMinute: 50 });
   // Every session takes the same time, so they all reach their reports together.
   const model = await fakeOpenAiServer(new RuleLlm({ delayMs: 300, rounds: 1 }));
-  const search = await pageServer({
-    '/search': (req, res) => {
-      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({ results: [{ url: `https://example.com/${q.replace(/\W+/g, '-')}`, title: q }] }),
-        );
-    },
-  });
+  const search = await fakeSearxngServer();
   const { app, url } = await startServe({
     modelUrl: model.baseUrl,
-    searchUrl: search.url('/'),
+    searchUrl: search.url,
     databaseUrl: database.url,
     slackApiUrl: slack.apiUrl,
     concurrentSessions: sessions,

@@ -5,9 +5,9 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
 import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
-import { pageServer } from '../test/helpers/page-server.js';
 import { FORM, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
 import { benchDatabase, writeStats } from './lib/bench-database.js';
 import { startServe } from './lib/serve-process.js';
@@ -20,21 +20,10 @@ const CHANNELS = 20;
 const database = await benchDatabase('load');
 const slack = await fakeSlackServer({ updatesPerMinute: 50 });
 const model = await fakeOpenAiServer(new RuleLlm({ delayMs: MODEL_MS, rounds: 2, agentsPerCycle: 2 }));
-const search = await pageServer({
-  '/search': (req, res) => {
-    const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        results: [
-          { url: `https://example.com/${q.replace(/\W+/g, '-')}`, title: q, content: `All about ${q}.` },
-        ],
-      }),
-    );
-  },
-});
+const search = await fakeSearxngServer();
 const { app, url, health } = await startServe({
   modelUrl: model.baseUrl,
-  searchUrl: search.url('/'),
+  searchUrl: search.url,
   databaseUrl: database.url,
   slackApiUrl: slack.apiUrl,
   concurrentSessions: SESSIONS,

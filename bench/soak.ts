@@ -7,9 +7,9 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
 import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
-import { pageServer } from '../test/helpers/page-server.js';
 import { FORM, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
 import { benchDatabase } from './lib/bench-database.js';
 import { startServe, waitUntil } from './lib/serve-process.js';
@@ -22,19 +22,10 @@ const BATCH = 40;
 const database = await benchDatabase('soak');
 const slack = await fakeSlackServer({ updatesPerMinute: 1_000_000 });
 const model = await fakeOpenAiServer(new RuleLlm({ rounds: 1 }));
-const search = await pageServer({
-  '/search': (req, res) => {
-    const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        results: [{ url: `https://example.com/${q.replace(/\W+/g, '-')}`, title: q, content: `About ${q}.` }],
-      }),
-    );
-  },
-});
+const search = await fakeSearxngServer();
 const { app, url, health } = await startServe({
   modelUrl: model.baseUrl,
-  searchUrl: search.url('/'),
+  searchUrl: search.url,
   databaseUrl: database.url,
   slackApiUrl: slack.apiUrl,
   concurrentSessions: 8,

@@ -3,8 +3,8 @@ import { createLogger } from '../../src/logger.js';
 import type { Llm } from '../../src/ports/llm.js';
 import { runService } from '../../src/run-service.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { type FakeSlack, fakeSlackServer } from '../fakes/fake-slack-server.js';
-import { pageServer } from './page-server.js';
 import { realPostgres } from './postgres.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
 
@@ -16,24 +16,14 @@ import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
 export async function slackHarness(llm: Llm, extraEnv: Record<string, string> = {}) {
   const slack = await fakeSlackServer();
   const model = await fakeOpenAiServer(llm);
-  const search = await pageServer({
-    '/search': (req, res) => {
-      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-      const slug = q.toLowerCase().replace(/\W+/g, '-');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          results: [{ url: `https://example.com/${slug}`, title: q, content: `All about ${q}.` }],
-        }),
-      );
-    },
-  });
+  const search = await fakeSearxngServer();
   const db = await realPostgres();
   await db.close();
   const env = {
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: model.baseUrl,
     RESEARCH_MODEL: 'gpt-4.1',
-    SEARXNG_URL: search.url('/'),
+    SEARXNG_URL: search.url,
     DATABASE_URL: db.url,
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,

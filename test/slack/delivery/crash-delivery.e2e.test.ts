@@ -9,9 +9,9 @@ import type { Database } from '../../../src/store/database.js';
 import { SessionLifecycle } from '../../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../../src/store/session-store.js';
 import { fakeOpenAiServer } from '../../fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../../fakes/fake-searxng-server.js';
 import { type FakeSlack, fakeSlackServer, render } from '../../fakes/fake-slack-server.js';
 import { RuleLlm } from '../../fakes/rule-llm.js';
-import { pageServer } from '../../helpers/page-server.js';
 import { realPostgres } from '../../helpers/postgres.js';
 import { eventually } from '../../helpers/slack-harness.js';
 import { BOT_TOKEN } from '../../helpers/slack-requests.js';
@@ -28,16 +28,7 @@ beforeAll(async () => {
   db = await realPostgres();
   slack = await fakeSlackServer();
   const model = await fakeOpenAiServer(new RuleLlm({ rounds: 1 }));
-  const search = await pageServer({
-    '/search': (req, res) => {
-      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          results: [{ url: `https://example.com/${encodeURIComponent(q)}`, title: q, content: q }],
-        }),
-      );
-    },
-  });
+  const search = await fakeSearxngServer();
   closers = [() => slack.close(), () => model.close(), () => search.close()];
   env = {
     PATH: process.env.PATH ?? '',
@@ -45,7 +36,7 @@ beforeAll(async () => {
     OPENAI_API_KEY: 'sk-test',
     OPENAI_BASE_URL: model.baseUrl,
     RESEARCH_MODEL: 'gpt-4.1',
-    SEARXNG_URL: search.url('/'),
+    SEARXNG_URL: search.url,
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_API_URL: slack.apiUrl,
     LEASE_SECONDS: '5',
