@@ -10,13 +10,11 @@ export async function fakeSearxngServer() {
     '/search': (req, res) => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '';
       const slug = q.toLowerCase().replace(/\W+/g, '-');
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            results: [{ url: `https://example.com/${slug}`, title: q, content: `All about ${q}.` }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          results: [{ url: `https://example.com/${slug}`, title: q, content: `All about ${q}.` }],
+        }),
+      );
     },
   });
   return { url: server.url('/'), hits: server.hits, close: server.close };

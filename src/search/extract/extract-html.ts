@@ -2,17 +2,12 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { type ExtractedText, tidyText } from './extracted-text.js';
 import { htmlToText } from './html-to-text.js';
+import { removeClutter } from './remove-clutter.js';
 
 type Document = ReturnType<typeof parseHTML>['document'];
 
 /** Below this many characters Readability has probably picked a fragment, not the article. */
 const MIN_ARTICLE_CHARS = 250;
-/** Page furniture, removed when the whole body is used instead of an article. */
-const CHROME =
-  'script, style, noscript, template, svg, nav, header, footer, aside, form, iframe, [role="navigation"], [aria-hidden="true"]';
-/** Ads and consent banners that Readability's own heuristics let through when they sit inside the article. */
-const CLUTTER =
-  '.ad, .ads, .advert, .advertisement, [class*="ad-slot"], [class*="ad-container"], [id^="ad-"], [id^="google_ads"], [class*="sponsored"], [class*="cookie"], [id*="cookie"], [class*="newsletter"], [class*="paywall"]';
 
 /**
  * The article of an HTML page (Readability on a linkedom DOM) with its title,
@@ -20,17 +15,15 @@ const CLUTTER =
  * to the body text without navigation, headers, footers and scripts.
  */
 export function extractHtml(html: string): ExtractedText {
-  const meta = metadata(parseHTML(html).document);
-  // Readability changes the DOM it reads, so it gets its own copy.
-  const article = new Readability(
-    withoutAll(html, CLUTTER) as unknown as ConstructorParameters<typeof Readability>[0],
-  ).parse();
+  const meta = metadata(parse(html));
+  const article = readArticle(html);
   let text = '';
   if (article?.content) {
     text = htmlToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
   }
   if (text.length < MIN_ARTICLE_CHARS) {
-    const document = withoutAll(html, `${CHROME}, ${CLUTTER}`);
+    const document = parse(html);
+    removeClutter(document, { chrome: true });
     const body = htmlToText(document.body ?? document.documentElement);
     if (body.length > text.length) text = body;
   }
@@ -42,10 +35,25 @@ export function extractHtml(html: string): ExtractedText {
   };
 }
 
-function withoutAll(html: string, selector: string): Document {
+/** Readability on its own copy (it changes the DOM it reads); null when it finds no article or gives up. */
+function readArticle(html: string): ReturnType<Readability['parse']> {
+  const document = parse(html);
+  removeClutter(document, { chrome: false });
+  try {
+    return new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A DOM with an html and a body element: text served as HTML (or a fragment)
+ * parses to a document without them, which Readability refuses.
+ */
+function parse(html: string): Document {
   const { document } = parseHTML(html);
-  for (const element of document.querySelectorAll(selector)) element.remove();
-  return document;
+  if (document.documentElement && document.body) return document;
+  return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document;
 }
 
 function metadata(document: Document): { title?: string; author?: string; publishedAt?: string } {

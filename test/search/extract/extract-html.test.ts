@@ -42,4 +42,40 @@ describe('extractHtml', () => {
     expect(page.text).not.toContain('Install');
     expect(page.text).not.toContain('Built with Sphinx');
   });
+
+  const ARTICLE = `<h1>Heat pumps in 2025</h1>${'<p>Heat pumps moved more heat per unit of electricity than ever before, and installers reported record demand across Europe. '.repeat(4)}</p>`;
+  it.each([
+    [
+      'a class on <html>',
+      `<html class="flag-newsletterInline-on"><body><article>${ARTICLE}</article></body></html>`,
+    ],
+    [
+      'a class on <body>',
+      `<html><body class="has-paywall-meter"><article>${ARTICLE}</article></body></html>`,
+    ],
+    [
+      'a consent class on <body>',
+      `<html><body class="cookie-consent-pending"><div>${ARTICLE}</div></body></html>`,
+    ],
+    ['an ad-looking wrapper', `<html><body><div id="ad-portal"><div>${ARTICLE}</div></div></body></html>`],
+    [
+      'a main element',
+      `<html><body><main class="not-sponsored sponsored"><div>${ARTICLE}</div></main></body></html>`,
+    ],
+    ['text served as HTML', ARTICLE.replace(/<[^>]+>/g, '')],
+  ])('never removes the page because of %s', (_, html) => {
+    expect(extractHtml(html).text).toContain('record demand across Europe');
+  });
+
+  it('removes ads and banners inside the article by class or id token, not by substring', () => {
+    const html = `<html><body><article>${ARTICLE}
+      <div class="ad-slot-3">BUY NOW</div><div id="google_ads_iframe_1">CHEAP FLIGHTS</div>
+      <div class="newsletter-signup">Sign up for our letter</div><div class="cookie-banner">We use cookies</div>
+      <p class="headline-advisory">Advisory boards met in March to review the figures and agreed they were sound overall.</p>
+    </article></body></html>`;
+    const text = extractHtml(html).text;
+    for (const junk of ['BUY NOW', 'CHEAP FLIGHTS', 'Sign up', 'We use cookies'])
+      expect(text).not.toContain(junk);
+    expect(text).toContain('Advisory boards met in March');
+  });
 });
