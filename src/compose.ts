@@ -4,6 +4,7 @@ import { requireModelAccess } from './config.js';
 import { noResearchTools } from './engine/errors.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
+import { unpricedModels } from './engine/usage.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
 import { isReasoningModelName } from './llm/model-traits.js';
@@ -123,6 +124,14 @@ export function engineSettings(config: Config): EngineSettings {
 /** The engine's real adapters, built once per process (so provider rate limits are shared by every session). */
 export function engineDeps(config: Config, logger: Logger): EngineBase {
   const access = requireModelAccess(config);
+  const { orchestrator, agent, report } = config.models;
+  const unpriced = unpricedModels([orchestrator, agent, report], config.prices);
+  if (unpriced.length) {
+    logger.warn(
+      { models: unpriced },
+      `no price for ${unpriced.join(', ')}: reports show "cost n/a"; set MODEL_PRICES to estimate costs`,
+    );
+  }
   return {
     llm: new OpenAiLlm({
       ...access,

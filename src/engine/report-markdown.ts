@@ -17,18 +17,26 @@ export function domainOf(url: string): string {
   }
 }
 
-/** `7m 41s · 22 sources read · 312k tokens · ~$0.48 · session 3f2a…` */
+/**
+ * `7m 41s · 22 sources seen · 9 pages read (2 could not be read) · 312k tokens · ~$0.48 · session 3f2a…`;
+ * shown to the whole channel, so an unknown cost is "cost n/a" (the operator's hint is logged at start-up).
+ */
 export function usageFooter(report: FinalReport, usage: Usage, sessionId: string): string {
   const tokens = totalTokens(usage);
   const tokenText = tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
   return [
     formatDuration(report.durationMs),
     `${report.sourcesSeen} sources seen`,
-    `${usage.pagesRead} pages read`,
+    pagesText(usage),
     `${tokenText} tokens`,
-    report.costUsd === null ? 'cost unknown (set MODEL_PRICES)' : `~$${report.costUsd.toFixed(2)}`,
+    report.costUsd === null ? 'cost n/a' : `~$${report.costUsd.toFixed(2)}`,
     `session ${sessionId}`,
   ].join(' · ');
+}
+
+function pagesText(usage: Usage): string {
+  const read = `${usage.pagesRead} ${usage.pagesRead === 1 ? 'page' : 'pages'} read`;
+  return usage.pagesFailed ? `${read} (${usage.pagesFailed} could not be read)` : read;
 }
 
 /** The whole report as one Markdown document (the CLI's --out file and the Slack report.md). */
@@ -38,7 +46,9 @@ export function reportDocument(question: string, report: FinalReport, footer: st
     const link = s.url ? `[${escapeBrackets(title)}](${s.url})` : escapeBrackets(title);
     return `${s.n}. ${link}${detail ? `, ${detail}` : ''}`;
   });
-  const parts = [`# ${question.split('\n')[0]}`, report.markdown];
+  // One title: the report's own H1 when it has one, else the question.
+  const titled = /^#\s/.test(report.markdown.trimStart());
+  const parts = titled ? [report.markdown.trim()] : [`# ${question.split('\n')[0]}`, report.markdown];
   if (sources.length) parts.push(`## Sources\n\n${sources.join('\n')}`);
   parts.push(`_${footer}_`);
   return `${parts.join('\n\n')}\n`;

@@ -18,11 +18,14 @@ export interface Usage {
   models: ModelUsage[];
   webSearches: number;
   internalSearches: number;
+  /** Pages read with readable content. */
   pagesRead: number;
+  /** Page reads that were refused, failed or gave nothing readable (absent in older checkpoints). */
+  pagesFailed?: number;
 }
 
 export function emptyUsage(): Usage {
-  return { models: [], webSearches: 0, internalSearches: 0, pagesRead: 0 };
+  return { models: [], webSearches: 0, internalSearches: 0, pagesRead: 0, pagesFailed: 0 };
 }
 
 export function addModelUsage(usage: Usage, purpose: LlmPurpose, model: string, tokens: TokenUsage): void {
@@ -55,6 +58,11 @@ export function estimateCost(usage: Usage, prices: PriceTable): number | null {
     usd += (m.inputTokens * price.input + m.outputTokens * price.output) / 1_000_000;
   }
   return usd;
+}
+
+/** The models among these that have no price, so their cost cannot be estimated. */
+export function unpricedModels(models: string[], prices: PriceTable): string[] {
+  return [...new Set(models)].filter((m) => !priceFor(m, prices.models));
 }
 
 /** Exact name first, then the longest table key that prefixes it (dated snapshots share their family's price). */

@@ -553,6 +553,8 @@ describe('research session', () => {
     const outcome = await run(harness(llm, { webSearch, pageReader }), testSettings(), QUESTION);
     llm.assertDone();
     expect(outcome.kind).toBe('done');
+    // A refused read is not a page read.
+    expect(outcome.state.usage).toMatchObject({ pagesRead: 0, pagesFailed: 1 });
   });
 
   it('caps an agent that only thinks, and runs at most 5 queries per search call', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usageFooter } from '../../src/engine/report-markdown.js';
+import { reportDocument, usageFooter } from '../../src/engine/report-markdown.js';
 import { addModelUsage, emptyUsage, estimateCost, totalTokens } from '../../src/engine/usage.js';
 
 const prices = {
@@ -52,7 +52,31 @@ describe('usage', () => {
       costUsd: null,
     };
     expect(usageFooter(report, usage, 's-1')).toBe(
-      '7m 41s · 22 sources seen · 0 pages read · 20 tokens · cost unknown (set MODEL_PRICES) · session s-1',
+      '7m 41s · 22 sources seen · 0 pages read · 20 tokens · cost n/a · session s-1',
     );
+  });
+
+  const report = {
+    markdown: 'Body [1].',
+    sources: [],
+    partial: null,
+    durationMs: 61_000,
+    sourcesSeen: 3,
+    costUsd: 0.5,
+  };
+
+  it('counts refused or failed page reads apart from pages read', () => {
+    const usage = { ...emptyUsage(), pagesRead: 1, pagesFailed: 10 };
+    expect(usageFooter(report, usage, 's-1')).toBe(
+      '1m 01s · 3 sources seen · 1 page read (10 could not be read) · 0 tokens · ~$0.50 · session s-1',
+    );
+  });
+
+  it("gives report.md one title: the report's own H1, else the question", () => {
+    const titled = reportDocument('Why?', { ...report, markdown: '# Heat pumps\n\nBody.' }, 'footer');
+    expect(titled.match(/^# /gm)).toEqual(['# ']);
+    expect(titled.startsWith('# Heat pumps')).toBe(true);
+    const untitled = reportDocument('Why?\nmore', report, 'footer');
+    expect(untitled.match(/^# .*/gm)).toEqual(['# Why?']);
   });
 });

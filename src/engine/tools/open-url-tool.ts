@@ -37,10 +37,6 @@ export async function runOpenUrl(ctx: SessionContext, urls: string[], until: num
       return;
     }
     const { page } = result;
-    if (page.text.trim().length < LIMITS.minPageChars || /^\s*loading\.*\s*$/i.test(page.text)) {
-      failures.push(`${raw} (no readable content)`);
-      return;
-    }
     if (budget <= 0) {
       notes.push(`${raw} was read but left out: this call's ${LIMITS.charsPerCall} characters are used up.`);
       return;
@@ -74,8 +70,8 @@ function cachedRead(ctx: SessionContext, key: string, url: string, stop: number)
   return pending;
 }
 
+/** One read of a page; the usage counts it as read only when it gave readable text. */
 async function readPage(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
-  ctx.state.usage.pagesRead += 1;
   let result: PageResult;
   try {
     result = await ctx.deps.pageReader!.read(url, { signal: signalUntil(ctx, stop) });
@@ -83,6 +79,10 @@ async function readPage(ctx: SessionContext, key: string, url: string, stop: num
     ctx.log.warn({ err: error, url }, 'reading a page failed');
     result = { ok: false, reason: ctx.deps.clock.now() >= stop ? 'timed out' : errorText(error) };
   }
+  if (result.ok && !readable(result.page.text)) result = { ok: false, reason: 'no readable content' };
+  const { usage } = ctx.state;
+  if (result.ok) usage.pagesRead += 1;
+  else usage.pagesFailed = (usage.pagesFailed ?? 0) + 1;
   if (result.ok) {
     if (!ctx.state.readUrls.includes(key)) ctx.state.readUrls.push(key);
   } else {
@@ -91,3 +91,6 @@ async function readPage(ctx: SessionContext, key: string, url: string, stop: num
   }
   return result;
 }
+
+const readable = (text: string) =>
+  text.trim().length >= LIMITS.minPageChars && !/^\s*loading\.*\s*$/i.test(text);
