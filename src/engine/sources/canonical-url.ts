@@ -16,8 +16,8 @@ const TRACKING_PARAMS = new Set([
 ]);
 
 /**
- * The identity of a web page for dedup: no fragment, no tracking parameters,
- * no default port, no trailing slash. Returns null for anything that is not
+ * The identity of a web page for dedup: no credentials, no fragment, no
+ * tracking parameters, no default port, no trailing slash. Returns null for anything that is not
  * an absolute http(s) URL.
  */
 export function canonicalUrl(raw: string): string | null {
@@ -29,6 +29,9 @@ export function canonicalUrl(raw: string): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   url.hash = '';
+  // Credentials are never part of a page's identity, and must not reach a report.
+  url.username = '';
+  url.password = '';
   for (const key of [...url.searchParams.keys()]) {
     if (key.toLowerCase().startsWith('utm_') || TRACKING_PARAMS.has(key.toLowerCase())) {
       url.searchParams.delete(key);

@@ -13,6 +13,11 @@ describe('canonicalUrl', () => {
     expect(canonicalUrl('http://example.com:80/x?UTM_Campaign=1')).toBe('http://example.com/x');
   });
 
+  it('drops user:password@', () => {
+    expect(canonicalUrl('https://user:secret@example.com/a')).toBe('https://example.com/a');
+    expect(canonicalUrl('http://token@example.com:80/')).toBe('http://example.com/');
+  });
+
   it('keeps meaningful query parameters and their order', () => {
     expect(canonicalUrl('https://e.com/search?q=a&page=2')).toBe('https://e.com/search?q=a&page=2');
   });
