@@ -11,7 +11,7 @@ function files(dir: string): string[] {
 }
 
 describe('architecture', () => {
-  it('keeps the engine pure: only ports, zod and p-limit from outside, no environment', () => {
+  it('keeps the engine pure: only ports, zod, p-limit and the Markdown parser from outside, no environment', () => {
     const offenders: string[] = [];
     for (const file of files(join(root, 'src/engine'))) {
       const source = readFileSync(file, 'utf8');
@@ -19,7 +19,15 @@ describe('architecture', () => {
         const target = spec!.startsWith('.') ? relative(root, resolve(dirname(file), spec!)) : spec!;
         const ok = spec!.startsWith('.')
           ? target.startsWith('src/engine/') || target.startsWith('src/ports/')
-          : ['zod', 'p-limit'].includes(target);
+          : [
+              'zod',
+              'p-limit',
+              'mdast',
+              'mdast-util-from-markdown',
+              'mdast-util-gfm',
+              'micromark-extension-gfm',
+              'mdast-util-to-string',
+            ].includes(target);
         if (!ok) offenders.push(`${relative(root, file)} imports ${spec}`);
       }
       if (source.includes('process.env')) offenders.push(`${relative(root, file)} reads process.env`);

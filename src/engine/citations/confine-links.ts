@@ -1,17 +1,20 @@
+import type { Nodes } from 'mdast';
+import { toString as textOf } from 'mdast-util-to-string';
+import { bareUrls } from '../markdown/bare-urls.js';
+import { codeRanges, readMarkdown, span, walk } from '../markdown/read-markdown.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
 
-const LINK =
-  /(!?)\[([^\]\n]*)\]\(\s*<?(https?:\/\/[^\s()>]+(?:\([^\s()]*\)[^\s()>]*)*)>?(?:\s+"[^"\n]*")?\s*\)/g;
-const AUTOLINK = /<(https?:\/\/[^\s>]+)>/g;
-const BARE = /(?<![<\w/])https?:\/\/[^\s<>()[\]]+(?:\([^\s<>()]*\)[^\s<>()[\]]*)*/g;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const CODE_SPAN = /(`+)[\s\S]*?\1/g;
+type Edit = { start: number; end: number; text: string };
 
 /**
  * Keeps a link in the report live only when it points at one of the
  * session's sources; any other link (one a page's prompt injection talked the
  * model into, say) becomes its label and its domain as plain text, so nobody
- * is one click away from an address nobody researched. Code is left alone.
+ * is one click away from an address nobody researched. Links are found by the
+ * shared Markdown reading (inline, reference, image, autolink, definition)
+ * and bare URLs by `bareUrls`; a bare source URL is written as an autolink
+ * `<url>` so no renderer can read `__` or `~~` inside it as emphasis. Code is
+ * left alone.
  */
 export function confineLinks(markdown: string, sourceUrls: Iterable<string>): string {
   const allowed = new Set<string>();
@@ -23,49 +26,91 @@ export function confineLinks(markdown: string, sourceUrls: Iterable<string>): st
     const key = canonicalUrl(url);
     return key !== null && allowed.has(key);
   };
-  const lines = markdown.split('\n');
-  let fence: string | null = null;
-  return lines
-    .map((line) => {
-      const marker = FENCE.exec(line)?.[1];
-      if (fence !== null) {
-        if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
-          fence = null;
-        return line;
-      }
-      if (marker) {
-        fence = marker;
-        return line;
-      }
-      return outsideCode(line, (text) => confineText(text, isSource));
-    })
-    .join('\n');
-}
+  const tree = readMarkdown(markdown);
+  const definitions = new Map<string, string>();
+  walk(tree, (node) => {
+    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+    return undefined;
+  });
 
-function confineText(text: string, isSource: (url: string) => boolean): string {
-  return text
-    .replace(LINK, (whole, _image: string, label: string, url: string) => {
-      if (isSource(url)) return whole;
-      const name = label.trim();
-      return name ? `${name} (${domain(url)})` : domain(url);
-    })
-    .replace(AUTOLINK, (whole, url: string) => (isSource(url) ? whole : domain(url)))
-    .replace(BARE, (url: string, offset: number, all: string) => {
-      // Inside a kept Markdown link's target: leave it.
-      if (all.slice(Math.max(0, offset - 2), offset) === '](') return url;
-      return isSource(url) ? url : domain(url);
-    });
-}
+  const edits: Edit[] = [];
+  const covered: [number, number][] = [...codeRanges(tree)];
+  walk(tree, (node) => {
+    const target = linkTarget(node, definitions);
+    if (target === undefined) return undefined;
+    const [start, end] = span(node);
+    if (markdown[start] !== '[' && markdown[start] !== '!' && markdown[start] !== '<') return 'skip'; // a bare URL: below
+    covered.push([start, end]);
+    if (!isSource(target)) {
+      const autolink = markdown[start] === '<';
+      edits.push({
+        start,
+        end,
+        text: node.type === 'definition' ? '' : autolink ? domain(target) : plain(node, markdown, target),
+      });
+    }
+    return 'skip';
+  });
+  covered.sort((a, b) => a[0] - b[0]);
 
-/** Applies `change` to the parts of one line outside inline code spans. */
-function outsideCode(line: string, change: (text: string) => string): string {
-  let out = '';
-  let last = 0;
-  for (const match of line.matchAll(CODE_SPAN)) {
-    out += change(line.slice(last, match.index)) + match[0];
-    last = match.index + match[0].length;
+  // Bare URLs in the text between links and code.
+  let position = 0;
+  for (const [start, end] of [...covered, [markdown.length, markdown.length] as [number, number]]) {
+    if (start > position) {
+      for (const bare of bareUrls(markdown.slice(position, start))) {
+        edits.push({
+          start: position + bare.start,
+          end: position + bare.end,
+          text: isSource(bare.url) ? `<${bare.url}>` : domain(bare.url),
+        });
+      }
+    }
+    position = Math.max(position, end);
   }
-  return out + change(line.slice(last));
+  return apply(markdown, edits);
+}
+
+/** The URL a link-like node points at, or undefined for every other node (mailto links included). */
+function linkTarget(node: Nodes, definitions: Map<string, string>): string | undefined {
+  let url: string | undefined;
+  if (node.type === 'link' || node.type === 'image' || node.type === 'definition') url = node.url;
+  else if (node.type === 'linkReference' || node.type === 'imageReference')
+    url = definitions.get(node.identifier);
+  return url && /^https?:/i.test(url) ? url : undefined;
+}
+
+/** A link's label (an image's alt text) and domain; the domain alone when there is no label. */
+function plain(node: Nodes, markdown: string, url: string): string {
+  const label = (
+    node.type === 'image' || node.type === 'imageReference' ? (node.alt ?? '') : labelOf(node, markdown)
+  ).trim();
+  return label ? `${label} (${domain(url)})` : domain(url);
+}
+
+/** The label as written (its emphasis kept); its plain text when it holds an image or link, or positions are missing. */
+function labelOf(node: Nodes, markdown: string): string {
+  if (!('children' in node) || node.children.length === 0) return '';
+  let nested = false;
+  for (const child of node.children)
+    walk({ type: 'root', children: [child] } as never, (n) => {
+      if (n.type === 'image' || n.type === 'link' || n.type === 'imageReference') nested = true;
+      return undefined;
+    });
+  if (nested) return textOf(node);
+  const first = node.children[0]!.position?.start.offset;
+  const last = node.children.at(-1)!.position?.end.offset;
+  return first !== undefined && last !== undefined ? markdown.slice(first, last) : textOf(node);
+}
+
+function apply(text: string, edits: Edit[]): string {
+  let out = '';
+  let position = 0;
+  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+    if (edit.start < position) continue;
+    out += text.slice(position, edit.start) + edit.text;
+    position = edit.end;
+  }
+  return out + text.slice(position);
 }
 
 function domain(url: string): string {

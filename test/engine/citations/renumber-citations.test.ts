@@ -78,15 +78,28 @@ describe('renumberCitations', () => {
     expect(renumberCitations('[1234567890123456789]', known(1)).text).toBe('[1234567890123456789]');
   });
 
-  it('is linear on hostile input', () => {
+  it('copies hostile input unchanged (its parse time is measured in bench/markdown.ts)', () => {
     const digits = `[${'1'.repeat(10_000)}`;
     const brackets = '[['.repeat(50_000);
     const commas = `[${'1, '.repeat(50_000)}`;
     const ticks = '`` '.repeat(50_000);
     for (const text of [digits, brackets, commas, ticks]) {
-      const started = performance.now();
       expect(renumberCitations(text, known(1)).text).toBe(text);
-      expect(performance.now() - started).toBeLessThan(500);
     }
+  });
+
+  // Code as CommonMark reads it: `[n]` inside is never touched, every citation outside is renumbered.
+  it.each([
+    ['a fence on a list-item line', 'A [7].\n\n- ```python\n  x = arr[2]\n  ```\n- B [9] and [7].'],
+    ['a fence in a blockquote', 'A [7].\n\n> ```\n> x = arr[2]\n> ```\n\nB [9] and [7].'],
+    ['indented code', 'A [7].\n\n    x = arr[2]\n    y = [9]\n\nB [9] and [7].'],
+    ['a ~~~ block holding a line of backticks', 'A [7].\n\n~~~\n```\nx = arr[2]\n~~~\n\nB [9] and [7].'],
+    ['an inline code span', 'A [7], `x = arr[2]`, B [9] and [7].'],
+  ])('leaves %s alone and renumbers around it', (_, text) => {
+    const result = renumberCitations(text, known(2, 7, 9));
+    expect(result.order).toEqual([7, 9]);
+    expect(result.text).toContain('arr[2]');
+    expect(result.text.startsWith('A [1]')).toBe(true);
+    expect(result.text).toMatch(/B \[2\] and \[1\]\.$/);
   });
 });

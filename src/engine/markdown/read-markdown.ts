@@ -1,0 +1,47 @@
+import type { Nodes, Parents, Root } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+
+/**
+ * The one reading of Markdown (CommonMark with GitHub's tables, strikethrough,
+ * autolinks, task lists and footnotes) that citation renumbering, the link
+ * policy and the Slack rendering share, so they always agree on what is code
+ * and what is a link. A single `~` is not strikethrough: reports write "~5%".
+ * micromark's own bare-URL syntax is off: it is quadratic after an unclosed
+ * `[` (75,000 characters took 3 s); bare URLs in text still become links
+ * through mdast's linear pass, and `bareUrls` finds them in the source.
+ */
+export function readMarkdown(markdown: string): Root {
+  return fromMarkdown(markdown, {
+    extensions: [
+      gfm({ singleTilde: false }),
+      { disable: { null: ['wwwAutolink', 'protocolAutolink', 'emailAutolink'] } },
+    ],
+    mdastExtensions: [gfmFromMarkdown()],
+  });
+}
+
+/** Every node, depth first, with its parent; `visit` returning 'skip' leaves the node's children out. */
+export function walk(tree: Root, visit: (node: Nodes, parent: Parents | null) => 'skip' | undefined): void {
+  const go = (node: Nodes, parent: Parents | null) => {
+    if (visit(node, parent) === 'skip' || !('children' in node)) return;
+    for (const child of node.children) go(child, node);
+  };
+  go(tree, null);
+}
+
+/** Where a node sits in the text, as [start, end) offsets. */
+export function span(node: Nodes): [number, number] {
+  return [node.position?.start.offset ?? 0, node.position?.end.offset ?? 0];
+}
+
+/** [start, end) of every piece of code (fenced, indented, inline), in order, not overlapping. */
+export function codeRanges(tree: Root): [number, number][] {
+  const ranges: [number, number][] = [];
+  walk(tree, (node) => {
+    if (node.type === 'code' || node.type === 'inlineCode') ranges.push(span(node));
+    return undefined;
+  });
+  return ranges.sort((a, b) => a[0] - b[0]);
+}
