@@ -1,7 +1,7 @@
 import type { Nodes } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
 import { bareUrls } from '../markdown/bare-urls.js';
-import { codeRanges, readMarkdown, span, walk } from '../markdown/read-markdown.js';
+import { readMarkdown, span, walk } from '../markdown/read-markdown.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
 
 type Edit = { start: number; end: number; text: string };
@@ -12,9 +12,7 @@ type Edit = { start: number; end: number; text: string };
  * model into, say) becomes its label and its domain as plain text, so nobody
  * is one click away from an address nobody researched. Links are found by the
  * shared Markdown reading (inline, reference, image, autolink, definition)
- * and bare URLs by `bareUrls`; a bare source URL is written as an autolink
- * `<url>` so no renderer can read `__` or `~~` inside it as emphasis. Code is
- * left alone.
+ * and bare URLs by `bareUrls`. Code is left alone.
  */
 export function confineLinks(markdown: string, sourceUrls: Iterable<string>): string {
   const allowed = new Set<string>();
@@ -34,13 +32,11 @@ export function confineLinks(markdown: string, sourceUrls: Iterable<string>): st
   });
 
   const edits: Edit[] = [];
-  const covered: [number, number][] = [...codeRanges(tree)];
   walk(tree, (node) => {
     const target = linkTarget(node, definitions);
     if (target === undefined) return undefined;
     const [start, end] = span(node);
-    if (markdown[start] !== '[' && markdown[start] !== '!' && markdown[start] !== '<') return 'skip'; // a bare URL: below
-    covered.push([start, end]);
+    if (!'[!<'.includes(markdown[start] ?? '') && node.type !== 'definition') return 'skip'; // a bare URL: below
     if (!isSource(target)) {
       const autolink = markdown[start] === '<';
       edits.push({
@@ -51,21 +47,8 @@ export function confineLinks(markdown: string, sourceUrls: Iterable<string>): st
     }
     return 'skip';
   });
-  covered.sort((a, b) => a[0] - b[0]);
-
-  // Bare URLs in the text between links and code.
-  let position = 0;
-  for (const [start, end] of [...covered, [markdown.length, markdown.length] as [number, number]]) {
-    if (start > position) {
-      for (const bare of bareUrls(markdown.slice(position, start))) {
-        edits.push({
-          start: position + bare.start,
-          end: position + bare.end,
-          text: isSource(bare.url) ? `<${bare.url}>` : domain(bare.url),
-        });
-      }
-    }
-    position = Math.max(position, end);
+  for (const bare of bareUrls(markdown, tree)) {
+    if (!isSource(bare.url)) edits.push({ start: bare.start, end: bare.end, text: domain(bare.url) });
   }
   return apply(markdown, edits);
 }

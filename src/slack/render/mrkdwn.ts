@@ -1,11 +1,17 @@
+import type { List, Nodes, PhrasingContent, RootContent, Table } from 'mdast';
+import { toString as textOf } from 'mdast-util-to-string';
+import { bareUrls } from '../../engine/markdown/bare-urls.js';
+import { readMarkdown, walk } from '../../engine/markdown/read-markdown.js';
+
 /**
- * Markdown (as the model writes it) to Slack mrkdwn. Everything that comes
- * from the model or a web page goes through here, so this is also where it is
- * made harmless: `&`, `<` and `>` are escaped everywhere (code included, as
- * Slack requires), which turns `<!channel>`, `<!here>`, `<@U…>` and
- * `<!subteam^…>` into visible text that pings nobody; plain `@channel`,
- * `@here` and `@everyone` get a zero-width space. Only links we build
- * ourselves come out as `<url|label>`.
+ * Markdown (as the model writes it) to Slack mrkdwn, from the same reading of
+ * Markdown the citations use, so both agree on what is code and what is a
+ * link. Everything that comes from the model or a web page goes through here,
+ * so this is also where it is made harmless: `&`, `<` and `>` are escaped
+ * everywhere (code included, as Slack requires), which turns `<!channel>`,
+ * `<!here>`, `<@U…>` and `<!subteam^…>` into visible text that pings nobody;
+ * plain `@channel`, `@here` and `@everyone` get a zero-width space. Only links
+ * we build ourselves come out as `<url|label>`.
  */
 
 /** Source number → link target, for citations; undefined leaves `[n]` as plain text (knowledge-base sources). */
@@ -36,105 +42,192 @@ export function mrkdwnLink(url: string, label: string): string {
   return `<${safeUrl}|${safeLabel}>`;
 }
 
-export function markdownToMrkdwn(markdown: string, citation: CitationLink = () => undefined): string {
-  const out: string[] = [];
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  let fence: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const fenceMark = /^\s*(```+|~~~+)/.exec(line);
-    if (fence) {
-      if (fenceMark && fenceMark[1]!.startsWith(fence)) {
-        out.push('```');
-        fence = null;
-      } else out.push(escapeMrkdwn(line));
-      continue;
-    }
-    if (fenceMark) {
-      fence = fenceMark[1]!;
-      out.push('```');
-      continue;
-    }
-    if (/^\s*\|.*\|\s*$/.test(line)) {
-      const rows: string[] = [];
-      while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i]!)) rows.push(lines[i++]!);
-      i--;
-      out.push(...table(rows, citation));
-      continue;
-    }
-    out.push(blockLine(line, citation));
-  }
-  if (fence) out.push('```');
-  return out
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+interface Context {
+  citation: CitationLink;
+  definitions: Map<string, string>;
+  /** Inside a heading or table header: emphasis marks are dropped (the whole line is bold). */
+  plain: boolean;
 }
 
-function blockLine(line: string, citation: CitationLink): string {
-  const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-  if (heading) return `*${inline(heading[1]!.replace(/\*\*|__/g, ''), citation)}*`;
-  if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) return '───';
-  const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
-  if (bullet) {
-    const depth = Math.floor(bullet[1]!.replace(/\t/g, '    ').length / 2);
-    return `${'    '.repeat(depth)}${depth ? '◦' : '•'} ${inline(bullet[2]!, citation)}`;
+export function markdownToMrkdwn(markdown: string, citation: CitationLink = () => undefined): string {
+  const tree = readMarkdown(autolinkBareUrls(markdown.replace(/\r\n?/g, '\n')));
+  const definitions = new Map<string, string>();
+  walk(tree, (node) => {
+    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+    return undefined;
+  });
+  return blocks(tree.children, { citation, definitions, plain: false }).trim();
+}
+
+/** Bare URLs written as `<url>` first, so `~~` or `*` inside one is never read as a mark. */
+function autolinkBareUrls(markdown: string): string {
+  let out = '';
+  let position = 0;
+  for (const { start, end } of bareUrls(markdown, readMarkdown(markdown))) {
+    out += `${markdown.slice(position, start)}<${markdown.slice(start, end)}>`;
+    position = end;
   }
-  const quote = /^\s*>\s?(.*)$/.exec(line);
-  if (quote) return `> ${inline(quote[1]!, citation)}`;
-  return inline(line, citation);
+  return out + markdown.slice(position);
+}
+
+function blocks(nodes: RootContent[], ctx: Context, depth = 0): string {
+  return nodes
+    .map((node) => block(node, ctx, depth))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function block(node: RootContent, ctx: Context, depth: number): string {
+  switch (node.type) {
+    case 'paragraph':
+      return inline(node.children, ctx);
+    case 'heading':
+      return bold(inline(node.children, { ...ctx, plain: true }));
+    case 'thematicBreak':
+      return '───';
+    case 'blockquote':
+      return blocks(node.children, ctx, depth)
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n');
+    case 'list':
+      return list(node, ctx, depth);
+    case 'code':
+      return codeBlock(node.value);
+    case 'table':
+      return table(node, ctx);
+    case 'definition':
+      return '';
+    case 'footnoteDefinition':
+      return `[^${node.label ?? node.identifier}] ${blocks(node.children, ctx, depth)}`;
+    default:
+      return safeText(textOf(node));
+  }
+}
+
+/**
+ * A code block, alone on its lines. A line of backticks inside (a `~~~` block
+ * may hold one) gets a zero-width space first, so it cannot close the block.
+ */
+function codeBlock(value: string): string {
+  return `\`\`\`\n${escapeMrkdwn(value).replace(/^(\s*)```/gm, '$1\u200b```')}\n\`\`\``;
+}
+
+function list(node: List, ctx: Context, depth: number): string {
+  const indent = '    '.repeat(depth);
+  let number = node.start ?? 1;
+  return node.children
+    .map((item) => {
+      const marker = node.ordered ? `${number++}.` : depth ? '◦' : '•';
+      const check = item.checked === true ? '☑ ' : item.checked === false ? '☐ ' : '';
+      const lines: string[] = [];
+      item.children.forEach((child, i) => {
+        if (child.type === 'list') return lines.push(list(child, ctx, depth + 1));
+        const text = block(child, ctx, depth + 1);
+        // Code stays at the line start so Slack (and the splitter) see its fences.
+        if (child.type === 'code') {
+          if (i === 0) lines.push(`${indent}${marker} ${check}`.trimEnd());
+          return lines.push(text);
+        }
+        const body = text.split('\n').join(`\n${indent}    `);
+        return lines.push(i === 0 ? `${indent}${marker} ${check}${body}` : `${indent}    ${body}`);
+      });
+      if (lines.length === 0) lines.push(`${indent}${marker} ${check}`.trimEnd());
+      return lines.join('\n');
+    })
+    .join('\n');
 }
 
 /** Tables become one line per row so citations inside them stay links; the header row is bold. */
-function table(rows: string[], citation: CitationLink): string[] {
-  const cells = (row: string) =>
-    row
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split('|')
-      .map((c) => c.trim());
-  const body = rows.filter((r) => !/^\s*\|?\s*:?-{2,}/.test(r));
-  return body.map((row, i) => {
-    const parts = cells(row).map((c) => inline(c, citation));
-    return i === 0 && rows.length > 1 && /^\s*\|?\s*:?-{2,}/.test(rows[1]!)
-      ? parts.map((p) => (p ? `*${p.replace(/\*/g, '')}*` : p)).join(' · ')
-      : `• ${parts.join(' · ')}`;
-  });
+function table(node: Table, ctx: Context): string {
+  return node.children
+    .map((row, i) => {
+      const cells = row.children.map((cell) => inline(cell.children, { ...ctx, plain: i === 0 }));
+      return i === 0 ? cells.map((c) => (c ? bold(c) : c)).join(' · ') : `• ${cells.join(' · ')}`;
+    })
+    .join('\n');
 }
 
-const PLACEHOLDER = /\uE000(\d+)\uE001/g;
+const MARKED = new Set(['emphasis', 'strong', 'delete']);
+const WORD_END = /[\p{L}\p{N}]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
 
-/** Inline Markdown on one line: code spans kept, links and citations built by us, emphasis converted. */
-function inline(text: string, citation: CitationLink): string {
-  const kept: string[] = [];
-  const keep = (value: string) => `\uE000${kept.push(value) - 1}\uE001`;
-  let working = text.replace(/[\uE000\uE001]/g, '');
-  working = working.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_m, ticks: string, code: string) =>
-    keep(`${ticks}${escapeMrkdwn(code)}${ticks}`),
-  );
-  working = working.replace(
-    /!?\[([^\]]+)\]\((https?:\/\/[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)\)/g,
-    (_m, label: string, url: string) => keep(mrkdwnLink(url, label.replace(/\*\*|__/g, ''))),
-  );
-  // [1], [1, 2], [[3]] and the full-width forms have been normalised by the engine to [n] / [n, m].
-  working = working.replace(/\[(\d+(?:\s*,\s*\d+)*)\]/g, (_m, list: string) =>
-    keep(
-      list
-        .split(',')
-        .map((part) => {
-          const n = Number(part.trim());
-          const url = citation(n);
-          return url ? mrkdwnLink(url, `[${n}]`) : `[${n}]`;
-        })
-        .join(''),
-    ),
-  );
-  working = working.replace(/<(https?:\/\/[^\s>]+)>/g, (_m, url: string) => keep(mrkdwnLink(url, url)));
-  working = safeText(working);
-  working = working
-    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '\uE002$2\uE002')
-    .replace(/(^|[^\w*])\*(?=\S)([^*]*?\S)\*(?!\w)/g, '$1_$2_')
-    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '~$1~')
-    .replace(/\uE002/g, '*');
-  return working.replace(PLACEHOLDER, (_m, i: string) => kept[Number(i)]!);
+function inline(nodes: PhrasingContent[], ctx: Context): string {
+  return nodes
+    .map((node, i) => {
+      const out = phrasing(node, ctx);
+      if (ctx.plain || !MARKED.has(node.type) || out === '') return out;
+      // Slack ignores marks inside a word ("he*l*lo"); a zero-width space lets them count.
+      const before = i > 0 && WORD_END.test(textOf(nodes[i - 1]!)) ? '\u200b' : '';
+      const after = i < nodes.length - 1 && WORD_START.test(textOf(nodes[i + 1]!)) ? '\u200b' : '';
+      return `${before}${out}${after}`;
+    })
+    .join('');
+}
+
+function phrasing(node: PhrasingContent, ctx: Context): string {
+  switch (node.type) {
+    case 'text':
+      return text(node.value, ctx.citation);
+    case 'emphasis':
+      return ctx.plain ? inline(node.children, ctx) : mark('_', inline(node.children, ctx));
+    case 'strong':
+      return ctx.plain ? inline(node.children, ctx) : mark('*', inline(node.children, ctx));
+    case 'delete':
+      return ctx.plain ? inline(node.children, ctx) : mark('~', inline(node.children, ctx));
+    case 'inlineCode':
+      // Slack's inline code cannot hold a backtick; a modifier letter grave looks the same.
+      return `\`${escapeMrkdwn(node.value).replace(/`/g, 'ˋ')}\``;
+    case 'break':
+      return '\n';
+    case 'link':
+      return link(node.url, textOf(node), node);
+    case 'image':
+      return link(node.url, node.alt ?? '', node);
+    case 'linkReference':
+    case 'imageReference': {
+      const url = ctx.definitions.get(node.identifier);
+      const label = node.type === 'imageReference' ? (node.alt ?? '') : textOf(node);
+      // Without a definition it is text as written: `[1]` is a citation, `[abc]` stays `[abc]`.
+      if (!url) return text(node.type === 'imageReference' ? `![${label}]` : `[${label}]`, ctx.citation);
+      return link(url, label, node);
+    }
+    case 'footnoteReference':
+      return `[^${safeText(node.label ?? node.identifier)}]`;
+    default:
+      return safeText(textOf(node));
+  }
+}
+
+/** Every Markdown link form as a Slack link: titles dropped, an empty label shows the URL; mail links stay text. */
+function link(url: string, label: string, node: Nodes): string {
+  if (!/^https?:/i.test(url)) return safeText(label || textOf(node) || url);
+  return mrkdwnLink(url, label.trim() || url);
+}
+
+/** Slack needs its marks against the words: surrounding spaces move outside. */
+function mark(symbol: string, inner: string): string {
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner)!;
+  return match[2] ? `${match[1]}${symbol}${match[2]}${symbol}${match[3]}` : inner;
+}
+
+const bold = (text: string) => (text ? mark('*', text.replace(/\*/g, '')) : text);
+
+/** Plain text: escaped, defanged, and `[1]` / `[1, 2]` turned into links to their sources. */
+function text(value: string, citation: CitationLink): string {
+  let out = '';
+  let last = 0;
+  for (const match of value.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    out += safeText(value.slice(last, match.index));
+    out += match[1]!
+      .split(',')
+      .map((part) => {
+        const n = Number(part.trim());
+        const url = citation(n);
+        return url ? mrkdwnLink(url, `[${n}]`) : `[${n}]`;
+      })
+      .join('');
+    last = match.index + match[0].length;
+  }
+  return out + safeText(value.slice(last));
 }

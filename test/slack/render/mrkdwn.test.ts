@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { markdownToMrkdwn, mrkdwnLink, safeText } from '../../../src/slack/render/mrkdwn.js';
 import { splitMrkdwn } from '../../../src/slack/render/split-mrkdwn.js';
+import { SLACKIFY_CASES } from './slackify-cases.js';
 
 const links: Record<number, string> = {
   1: 'https://e.com/(USA)%20Card(s).pdf',
@@ -15,7 +16,7 @@ describe('markdownToMrkdwn', () => {
         '## Findings\n\nHeat pumps are **efficient** and *quiet*, see [the study](https://x.org/a).\n\n- one\n  - nested\n> quoted ~~old~~',
       ),
     ).toBe(
-      '*Findings*\n\nHeat pumps are *efficient* and _quiet_, see <https://x.org/a|the study>.\n\n• one\n    ◦ nested\n> quoted ~old~',
+      '*Findings*\n\nHeat pumps are *efficient* and _quiet_, see <https://x.org/a|the study>.\n\n• one\n    ◦ nested\n\n> quoted ~old~',
     );
   });
 
@@ -54,6 +55,74 @@ describe('markdownToMrkdwn', () => {
     expect(mrkdwnLink('https://x.org/a|b>c', 'Title | with > marks <!here>')).toBe(
       '<https://x.org/a%7Cb%3Ec|Title ¦ with &gt; marks &lt;!here&gt;>',
     );
+  });
+});
+
+describe('markdownToMrkdwn on the issue 13 cases', () => {
+  it.each([
+    [
+      'a fence on a list-item line',
+      '- ```python\n  x = arr[2]\n  ```\n- after **bold**',
+      '•\n```\nx = arr[2]\n```\n• after *bold*',
+    ],
+    [
+      'a fence in a blockquote',
+      '> ```\n> x = 1\n> ```\n\nafter **bold**',
+      '> ```\n> x = 1\n> ```\n\nafter *bold*',
+    ],
+    [
+      'indented code',
+      'Para.\n\n    code *x* [1]\n\nafter **bold**',
+      'Para.\n\n```\ncode *x* [1]\n```\n\nafter *bold*',
+    ],
+    [
+      'a ~~~ block holding a line of backticks',
+      '~~~\n```\ninside\n~~~\n\nafter **bold**',
+      '```\n\u200b```\ninside\n```\n\nafter *bold*',
+    ],
+    [
+      'a URL with parentheses',
+      '[Foo](https://en.wikipedia.org/wiki/Foo_(bar))',
+      '<https://en.wikipedia.org/wiki/Foo_(bar)|Foo>',
+    ],
+    [
+      'a bare URL with __',
+      'see https://x.com/a__b__c now',
+      'see <https://x.com/a__b__c|https://x.com/a__b__c> now',
+    ],
+    [
+      'an autolink with ~~',
+      'see <https://x.com/a~~b~~c> now',
+      'see <https://x.com/a~~b~~c|https://x.com/a~~b~~c> now',
+    ],
+    ['a link with a title', '[a](https://x.com/ "t")', '<https://x.com/|a>'],
+    ['a link with an empty label', '[](https://x.com/)', '<https://x.com/|https://x.com/>'],
+    ['an image as a link label', '[![logo](https://x.com/i.png)](https://x.com/)', '<https://x.com/|logo>'],
+    ['nested emphasis', '***x*** and **bold _it_**', '_*x*_ and *bold _it_*'],
+    ['a task list', '- [x] done\n- [ ] todo', '• ☑ done\n• ☐ todo'],
+    ['a mail link', 'Write to <ann@example.com>.', 'Write to ann@example.com.'],
+  ])('renders %s', (_, markdown, mrkdwn) => {
+    expect(convert(markdown)).toBe(mrkdwn);
+  });
+
+  it('renders citations inside emphasis, links in tables and nothing that pings', () => {
+    expect(convert('**Costs fell [1]** | x\n\n[<!channel>](https://x.com/)')).toBe(
+      '*Costs fell <https://e.com/(USA)%20Card(s).pdf|[1]>* | x\n\n<https://x.com/|&lt;!channel&gt;>',
+    );
+  });
+});
+
+describe('markdownToMrkdwn against slackify-markdown’s test cases', () => {
+  const strip = (s: string) => s.replace(/\u200b/g, '');
+  it.each(SLACKIFY_CASES.map((c) => [c.name, c] as const))('%s', (_, c) => {
+    const expected = c.ours?.mrkdwn ?? c.slackify;
+    expect(strip(markdownToMrkdwn(c.markdown))).toBe(expected);
+  });
+
+  it('differs from slackify only where recorded, each with a reason', () => {
+    const differing = SLACKIFY_CASES.filter((c) => c.ours);
+    for (const c of differing) expect(c.ours!.why.length).toBeGreaterThan(10);
+    expect(differing.length).toBeLessThanOrEqual(12);
   });
 });
 
