@@ -29,7 +29,9 @@ for (const [name, make] of Object.entries(inputs)) {
     const renumber = time(() => renumberCitations(text, () => true));
     const render = time(() => markdownToMrkdwn(text, () => 'https://example.com/'));
     ms.push(renumber + render);
-    console.log(`${name.padEnd(16)} ${String(text.length).padStart(7)} ${fmt(renumber).padStart(12)} ${fmt(render).padStart(11)}`);
+    console.log(
+      `${name.padEnd(16)} ${String(text.length).padStart(7)} ${fmt(renumber).padStart(12)} ${fmt(render).padStart(11)}`,
+    );
   }
   figures[`${name}.msAt100k`] = Number(fmt(ms.at(-1)!));
   figures[`${name}.growth`] = Number(fmt(ms.at(-1)! / ms[0]!, 2));

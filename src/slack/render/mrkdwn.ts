@@ -122,15 +122,19 @@ function list(node: List, ctx: Context, depth: number): string {
       const check = item.checked === true ? '☑ ' : item.checked === false ? '☐ ' : '';
       const lines: string[] = [];
       item.children.forEach((child, i) => {
-        if (child.type === 'list') return lines.push(list(child, ctx, depth + 1));
+        if (child.type === 'list') {
+          lines.push(list(child, ctx, depth + 1));
+          return;
+        }
         const text = block(child, ctx, depth + 1);
         // Code stays at the line start so Slack (and the splitter) see its fences.
         if (child.type === 'code') {
           if (i === 0) lines.push(`${indent}${marker} ${check}`.trimEnd());
-          return lines.push(text);
+          lines.push(text);
+          return;
         }
         const body = text.split('\n').join(`\n${indent}    `);
-        return lines.push(i === 0 ? `${indent}${marker} ${check}${body}` : `${indent}    ${body}`);
+        lines.push(i === 0 ? `${indent}${marker} ${check}${body}` : `${indent}    ${body}`);
       });
       if (lines.length === 0) lines.push(`${indent}${marker} ${check}`.trimEnd());
       return lines.join('\n');
