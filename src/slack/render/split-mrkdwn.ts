@@ -27,7 +27,7 @@ export function splitMrkdwn(
 ): string[][] {
   const sections: string[] = [];
   let current = '';
-  for (const unit of units(text)) {
+  for (const unit of units(shortenLongLinks(text, limits.section))) {
     for (const piece of pieces(unit, limits.section)) {
       const joined = current ? `${current}\n\n${piece}` : piece;
       if (joined.length <= limits.section) current = joined;
@@ -95,7 +95,8 @@ function pieces(unit: string, max: number): string[] {
 
 /**
  * Greedy cut at `separator`, never inside `<…>`. A line longer than `max` is
- * left whole for the cut at spaces; a word longer than `max` is cut hard.
+ * left whole for the cut at spaces; a word longer than `max` is cut where it
+ * breaks nothing Slack shows (`safeEnd`).
  */
 function cut(text: string, max: number, separator: string): string[] {
   const tokens = tokenize(text, separator);
@@ -110,12 +111,38 @@ function cut(text: string, max: number, separator: string): string[] {
     if (current) out.push(current);
     current = token;
     while (separator === ' ' && current.length > max) {
-      out.push(current.slice(0, max));
-      current = current.slice(max);
+      const end = safeEnd(current, max);
+      out.push(current.slice(0, end));
+      current = current.slice(end);
     }
   }
   if (current) out.push(current);
   return out;
+}
+
+/** A link token too long for any section becomes its label (Slack could not show it anyway). */
+function shortenLongLinks(text: string, max: number): string {
+  return text.replace(/<([^<>|]*)\|([^<>]*)>/g, (token, _url: string, label: string) =>
+    token.length > max ? label : token,
+  );
+}
+
+/**
+ * Where to cut a run longer than `max` that has no space: at or before `max`,
+ * never inside a `<…>` token, an `&…;` entity or a surrogate pair.
+ */
+function safeEnd(text: string, max: number): number {
+  let end = max;
+  const open = text.lastIndexOf('<', end - 1);
+  if (open > 0 && text.indexOf('>', open) >= end) end = open;
+  const amp = text.lastIndexOf('&', end - 1);
+  if (amp > 0 && end - amp < 10 && /^&(?:#\d+|#x[\da-f]+|[a-z]+);/i.test(text.slice(amp, amp + 12))) {
+    const close = text.indexOf(';', amp);
+    if (close >= end) end = amp;
+  }
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return end > 0 ? end : max;
 }
 
 function tokenize(text: string, separator: string): string[] {

@@ -158,4 +158,26 @@ describe('splitMrkdwn', () => {
     expect(pieces.length).toBeGreaterThan(1);
     for (const p of pieces) expect(p.startsWith('```\n') && p.endsWith('\n```')).toBe(true);
   });
+
+  it('cuts a run without spaces only where it breaks no emoji, entity or link, losing nothing', () => {
+    const link = '<https://example.com/x|label>';
+    const run = Array.from({ length: 400 }, (_, i) => ['😀', '&amp;', link, 'abc', '&#x1F600;'][i % 5]).join(
+      '',
+    );
+    const sections = splitMrkdwn(run, { section: 97, message: 10_000, blocks: 45 }).flat();
+    expect(sections.join('')).toBe(run);
+    for (const s of sections) {
+      expect(s.length).toBeLessThanOrEqual(97);
+      expect(s).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      expect(s.replace(/&(?:amp|#x1F600);/g, '')).not.toContain('&');
+      expect((s.match(/</g) ?? []).length).toBe((s.match(/>/g) ?? []).length);
+    }
+  });
+
+  it('turns a link longer than a section into its label', () => {
+    const long = `<https://example.com/${'a'.repeat(400)}|the label>`;
+    expect(splitMrkdwn(`See ${long} now.`, { section: 300, message: 10_000, blocks: 45 })).toEqual([
+      ['See the label now.'],
+    ]);
+  });
 });
