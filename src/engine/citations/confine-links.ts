@@ -1,7 +1,7 @@
 import type { Nodes } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
 import { bareUrls } from '../markdown/bare-urls.js';
-import { readMarkdown, span, walk } from '../markdown/read-markdown.js';
+import { definitionsOf, readMarkdown, span, walk } from '../markdown/read-markdown.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
 
 type Edit = { start: number; end: number; text: string };
@@ -25,11 +25,7 @@ export function confineLinks(markdown: string, sourceUrls: Iterable<string>): st
     return key !== null && allowed.has(key);
   };
   const tree = readMarkdown(markdown);
-  const definitions = new Map<string, string>();
-  walk(tree, (node) => {
-    if (node.type === 'definition') definitions.set(node.identifier, node.url);
-    return undefined;
-  });
+  const definitions = definitionsOf(tree);
 
   const edits: Edit[] = [];
   walk(tree, (node) => {
@@ -74,11 +70,10 @@ function plain(node: Nodes, markdown: string, url: string): string {
 function labelOf(node: Nodes, markdown: string): string {
   if (!('children' in node) || node.children.length === 0) return '';
   let nested = false;
-  for (const child of node.children)
-    walk({ type: 'root', children: [child] } as never, (n) => {
-      if (n.type === 'image' || n.type === 'link' || n.type === 'imageReference') nested = true;
-      return undefined;
-    });
+  walk(node, (n) => {
+    if (n !== node && (n.type === 'image' || n.type === 'link' || n.type === 'imageReference')) nested = true;
+    return undefined;
+  });
   if (nested) return textOf(node);
   const first = node.children[0]!.position?.start.offset;
   const last = node.children.at(-1)!.position?.end.offset;

@@ -22,13 +22,23 @@ export function readMarkdown(markdown: string): Root {
   });
 }
 
-/** Every node, depth first, with its parent; `visit` returning 'skip' leaves the node's children out. */
-export function walk(tree: Root, visit: (node: Nodes, parent: Parents | null) => 'skip' | undefined): void {
+/** Every node from `tree` down, depth first, with its parent; `visit` returning 'skip' leaves the node's children out. */
+export function walk(tree: Nodes, visit: (node: Nodes, parent: Parents | null) => 'skip' | undefined): void {
   const go = (node: Nodes, parent: Parents | null) => {
     if (visit(node, parent) === 'skip' || !('children' in node)) return;
     for (const child of node.children) go(child, node);
   };
   go(tree, null);
+}
+
+/** Link reference definitions (`[id]: url`) by identifier. */
+export function definitionsOf(tree: Root): Map<string, string> {
+  const definitions = new Map<string, string>();
+  walk(tree, (node) => {
+    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+    return undefined;
+  });
+  return definitions;
 }
 
 /** Where a node sits in the text, as [start, end) offsets. */

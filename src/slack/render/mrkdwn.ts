@@ -1,7 +1,7 @@
 import type { List, Nodes, PhrasingContent, RootContent, Table } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
 import { bareUrls } from '../../engine/markdown/bare-urls.js';
-import { readMarkdown, walk } from '../../engine/markdown/read-markdown.js';
+import { definitionsOf, readMarkdown } from '../../engine/markdown/read-markdown.js';
 
 /**
  * Markdown (as the model writes it) to Slack mrkdwn, from the same reading of
@@ -51,11 +51,7 @@ interface Context {
 
 export function markdownToMrkdwn(markdown: string, citation: CitationLink = () => undefined): string {
   const tree = readMarkdown(autolinkBareUrls(markdown.replace(/\r\n?/g, '\n')));
-  const definitions = new Map<string, string>();
-  walk(tree, (node) => {
-    if (node.type === 'definition') definitions.set(node.identifier, node.url);
-    return undefined;
-  });
+  const definitions = definitionsOf(tree);
   return blocks(tree.children, { citation, definitions, plain: false }).trim();
 }
 
