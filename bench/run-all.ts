@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
-const BENCHES = ['engine-overhead', 'load', 'durability', 'delivery', 'soak', 'cancel', 'markdown'];
+const BENCHES = ['engine-overhead', 'load', 'durability', 'delivery', 'soak', 'cancel', 'markdown', 'cache'];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 
 for (const name of BENCHES) {

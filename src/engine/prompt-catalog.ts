@@ -6,20 +6,12 @@
  */
 const ORCHESTRATOR_VARIABLES = [
   'current_date',
-  'current_cycle',
-  'max_cycles',
   'research_plan',
   'max_parallel_agents',
   'has_web_search',
   'has_internal_search',
 ] as const;
-const AGENT_VARIABLES = [
-  'current_date',
-  'current_cycle',
-  'max_cycles',
-  'has_web_search',
-  'has_internal_search',
-] as const;
+const AGENT_VARIABLES = ['current_date', 'has_web_search', 'has_internal_search'] as const;
 
 export const PROMPT_CATALOG = {
   'research-request': ['question', 'clarification_questions', 'clarification_answer', 'previous_research'],
@@ -29,11 +21,12 @@ export const PROMPT_CATALOG = {
   orchestrator: ORCHESTRATOR_VARIABLES,
   'orchestrator-reasoning': ORCHESTRATOR_VARIABLES,
   'first-cycle-reminder': [],
+  'cycle-status': ['current_cycle', 'max_cycles', 'kind'],
   'research-agent': AGENT_VARIABLES,
   'research-agent-reasoning': AGENT_VARIABLES,
   'agent-task': ['task', 'prior_searches', 'prior_urls'],
   'open-url-nudge': [],
-  'intermediate-report': ['current_date'],
+  'intermediate-report': [],
   'intermediate-report-query': ['task'],
   'final-report': ['current_date'],
   'final-report-reminder': ['research_plan'],

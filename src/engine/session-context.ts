@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
-import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
+import type { ChatMessage, Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
 import type { PageReader, PageResult } from '../ports/page-reader.js';
 import type { Prompts } from '../ports/prompts.js';
@@ -115,4 +115,14 @@ export async function callModel(ctx: SessionContext, call: ModelCall): Promise<L
 
 export function currentDate(ctx: SessionContext): string {
   return new Date(ctx.deps.clock.now()).toISOString().slice(0, 10);
+}
+
+/** The line closing an orchestrator or agent request: the one part that changes every cycle, so it comes last. */
+export function cycleStatus(ctx: SessionContext, kind: string, cycle: number, max: number): ChatMessage {
+  const text = ctx.deps.prompts.render('cycle-status', {
+    kind,
+    current_cycle: String(cycle),
+    max_cycles: String(max),
+  }).text;
+  return { role: 'user', content: text };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerClarification, newSession, runSession } from '../../src/engine/run-session.js';
 import type { SessionState } from '../../src/engine/session-state.js';
+import type { LlmRequest } from '../../src/ports/llm.js';
 import { fakeKnowledgeBase, fakePageReader, fakeWebSearch, hit } from '../fakes/fake-tools.js';
 import {
   agentWithTask,
@@ -24,6 +25,7 @@ import {
 } from '../helpers/scenario.js';
 
 const QUESTION = { question: 'How do heat pumps compare with gas boilers?' };
+const lastToolResult = (req: LlmRequest) => req.messages.filter((m) => m.role === 'tool').at(-1)!.content;
 
 describe('research session', () => {
   it('runs plan, two research cycles and a cited report whose sources are exactly the cited ones', async () => {
@@ -203,7 +205,7 @@ describe('research session', () => {
           { reply: { toolCalls: [{ name: 'web_search', rawArgs: '{"queries": 42}' }] } },
           {
             ...call('web_search', { queries: 'heat pump costs' }),
-            expect: (req) => expect(req.messages.at(-1)!.content).toMatch(/invalid arguments for web_search/),
+            expect: (req) => expect(lastToolResult(req)).toMatch(/invalid arguments for web_search/),
           },
           call('generate_report'),
           say('Fact [1].'),
@@ -526,7 +528,7 @@ describe('research session', () => {
           {
             ...call('web_search', { queries: ['broken', 'ok'] }),
             expect: (req) =>
-              expect(req.messages.at(-1)!.content).toContain(
+              expect(lastToolResult(req)).toContain(
                 'every search failed: broken (search provider timed out)',
               ),
           },
@@ -541,7 +543,7 @@ describe('research session', () => {
           {
             ...call('generate_report'),
             expect: (req) =>
-              expect(req.messages.at(-1)!.content).toBe(
+              expect(lastToolResult(req)).toBe(
                 `Failed to fetch content from not a url (not an absolute http(s) URL), ${URL_B} (blocked by a bot challenge (Cloudflare))`,
               ),
           },
@@ -580,8 +582,7 @@ describe('research session', () => {
           call('web_search', { queries }),
           {
             ...call('generate_report'),
-            expect: (req) =>
-              expect(req.messages.at(-1)!.content).toContain('Only the first 5 queries were run'),
+            expect: (req) => expect(lastToolResult(req)).toContain('Only the first 5 queries were run'),
           },
         ],
       },

@@ -13,6 +13,7 @@ interface WireRequest {
   model: string;
   messages: WireMessage[];
   tools?: { function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  tool_choice?: string;
 }
 
 /**
@@ -82,12 +83,13 @@ export async function fakeOpenAiServer(llm: Llm) {
 
 function purposeOf(body: WireRequest): LlmPurpose {
   const tools = new Set(body.tools?.map((t) => t.function.name));
+  // An agent's report is asked for at the end of its own conversation, with its tools but none allowed.
+  if (body.tool_choice === 'none' && tools.has('generate_report')) return 'agent_report';
   if (tools.has('generate_plan')) return 'clarify';
   if (tools.has('research_agent')) return 'orchestrator';
   if (tools.has('web_search') || tools.has('open_url') || tools.has('internal_search')) return 'agent';
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
   if (system.startsWith('You write research plans')) return 'plan';
-  if (system.startsWith('You write the findings of a research agent')) return 'agent_report';
   if (system.startsWith('You are revising the report')) return 'report_merge';
   return 'final_report';
 }

@@ -49,8 +49,6 @@ describe('loadPrompts', () => {
     const prompts = loadPrompts(PROMPTS_DIR);
     const vars = {
       current_date: 'd',
-      current_cycle: '1',
-      max_cycles: '8',
       has_web_search: false,
       has_internal_search: true,
     };

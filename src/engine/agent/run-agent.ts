@@ -3,6 +3,7 @@ import type { AgentActivity } from '../events.js';
 import {
   callModel,
   currentDate,
+  cycleStatus,
   exhaustedBudget,
   interruption,
   researchEndOf,
@@ -45,6 +46,14 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   let turn = 0;
   let invalidSteps = 0;
 
+  // The system prompt, tools and task stay byte-identical across the agent's requests (and its report
+  // request), so providers can cache them with the growing history; only the cycle line at the end changes.
+  const system = deps.prompts.render(model.reasoning ? 'research-agent-reasoning' : 'research-agent', {
+    current_date: currentDate(ctx),
+    has_web_search: Boolean(deps.webSearch),
+    has_internal_search: ctx.hasInternalSearch,
+  });
+  const tools = agentTools(ctx);
   // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
   const maxTurns = settings.maxAgentCycles * 3;
   while (
@@ -53,20 +62,16 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     deps.clock.now() < researchBy &&
     !exhaustedBudget(ctx)
   ) {
-    const tools = agentTools(ctx);
-    const system = deps.prompts.render(model.reasoning ? 'research-agent-reasoning' : 'research-agent', {
-      current_date: currentDate(ctx),
-      current_cycle: String(cycle + 1),
-      max_cycles: String(settings.maxAgentCycles),
-      has_web_search: Boolean(deps.webSearch),
-      has_internal_search: ctx.hasInternalSearch,
-    });
     let calls: ToolCall[];
     try {
       const response = await callModel(ctx, {
         model,
         purpose: 'agent',
-        messages: [{ role: 'system', content: system.text }, ...messages],
+        messages: [
+          { role: 'system', content: system.text },
+          ...messages,
+          cycleStatus(ctx, 'research cycle', cycle + 1, settings.maxAgentCycles),
+        ],
         tools,
         toolChoice: 'required',
         maxTokens: system.settings.maxTokens,
@@ -121,7 +126,14 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     return { ok: true, report: 'The research agent found no sources for this task.', sources: 0 };
   }
   activity({ kind: 'writing' });
-  return writeReport(ctx, task, messages, reportBy, shown.size);
+  return writeReport(
+    ctx,
+    task,
+    [{ role: 'system', content: system.text }, ...messages],
+    tools,
+    reportBy,
+    shown.size,
+  );
 }
 
 /** The repair messages parseToolArgs returns to the model. */
@@ -129,24 +141,29 @@ const INVALID_ARGS = /^Error: (the arguments for \S+ were not valid JSON|invalid
 /** Research steps in a row whose every tool call had unusable arguments before the agent gives up. */
 const MAX_INVALID_STEPS = 3;
 
+/**
+ * The agent's report, asked for at the end of its own conversation (same system prompt and tools, no
+ * tool calls allowed), so the request repeats the whole prefix the provider has already cached.
+ */
 async function writeReport(
   ctx: SessionContext,
   task: string,
-  messages: ChatMessage[],
+  conversation: ChatMessage[],
+  tools: ToolSpec[],
   until: number,
   sources: number,
 ): Promise<AgentResult> {
-  const system = ctx.deps.prompts.render('intermediate-report', { current_date: currentDate(ctx) });
+  const { prompts } = ctx.deps;
+  const instructions = prompts.render('intermediate-report', {});
+  const query = prompts.render('intermediate-report-query', { task }).text;
   try {
     const response = await callModel(ctx, {
       model: ctx.settings.models.agent,
       purpose: 'agent_report',
-      messages: [
-        { role: 'system', content: system.text },
-        ...messages,
-        { role: 'user', content: ctx.deps.prompts.render('intermediate-report-query', { task }).text },
-      ],
-      maxTokens: system.settings.maxTokens,
+      messages: [...conversation, { role: 'user', content: `${instructions.text}\n\n${query}` }],
+      tools,
+      toolChoice: 'none',
+      maxTokens: instructions.settings.maxTokens,
       reasoningEffort: 'low',
       until,
     });

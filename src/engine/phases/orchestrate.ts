@@ -4,6 +4,7 @@ import { runAgent } from '../agent/run-agent.js';
 import {
   callModel,
   currentDate,
+  cycleStatus,
   exhaustedBudget,
   interruption,
   researchEndOf,
@@ -28,6 +29,15 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
   const maxCycles = maxCyclesFor(settings);
   const limit = pLimit(settings.maxParallelAgents);
   const until = researchEndOf(ctx);
+  // Byte-identical for the whole session, so providers can cache everything up to the cycle line.
+  const system = deps.prompts.render(model.reasoning ? 'orchestrator-reasoning' : 'orchestrator', {
+    current_date: currentDate(ctx),
+    research_plan: state.plan ?? '',
+    max_parallel_agents: String(settings.maxParallelAgents),
+    has_web_search: Boolean(deps.webSearch),
+    has_internal_search: ctx.hasInternalSearch,
+  });
+  const tools = orchestratorTools(ctx);
 
   while (state.cycle < maxCycles) {
     if (ctx.cancel.aborted) return 'cancelled';
@@ -38,26 +48,19 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       break;
     }
     deps.emit({ type: 'cycle', cycle: state.cycle + 1, maxCycles });
-    const system = deps.prompts.render(model.reasoning ? 'orchestrator-reasoning' : 'orchestrator', {
-      current_date: currentDate(ctx),
-      current_cycle: String(state.cycle + 1),
-      max_cycles: String(maxCycles),
-      research_plan: state.plan ?? '',
-      max_parallel_agents: String(settings.maxParallelAgents),
-      has_web_search: Boolean(deps.webSearch),
-      has_internal_search: ctx.hasInternalSearch,
-    });
+    // What changes every cycle comes last.
     const messages: ChatMessage[] = [{ role: 'system', content: system.text }, ...state.history];
     if (state.cycle === 1) {
       messages.push({ role: 'user', content: deps.prompts.render('first-cycle-reminder', {}).text });
     }
+    messages.push(cycleStatus(ctx, 'cycle', state.cycle + 1, maxCycles));
     let calls: ToolCall[];
     try {
       const response = await callModel(ctx, {
         model,
         purpose: 'orchestrator',
         messages,
-        tools: orchestratorTools(ctx),
+        tools,
         toolChoice: 'required',
         maxTokens: system.settings.maxTokens,
         reasoningEffort: settings.reasoningEffort,
