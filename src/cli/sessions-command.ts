@@ -1,4 +1,5 @@
 import type { Store } from '../compose.js';
+import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { Io } from './ask-command.js';
@@ -34,11 +35,15 @@ export async function showSession(
     return 1;
   }
   const session = matches[0]!;
-  io.stdout.write(describe(session, await store.outbox.forSession(session.id)));
+  const [outbox, usage] = await Promise.all([
+    store.outbox.forSession(session.id),
+    store.sessions.loadUsage(session.id),
+  ]);
+  io.stdout.write(describe(session, outbox, usage));
   return 0;
 }
 
-function describe(s: SessionRow, outbox: OutboxRow[]): string {
+function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage): string {
   const lines = [
     `Session ${s.id}`,
     `Question: ${s.question}`,
@@ -53,9 +58,25 @@ function describe(s: SessionRow, outbox: OutboxRow[]): string {
       `Slack: ${pending.length} ${pending.length === 1 ? 'write' : 'writes'} waiting to be delivered${last ? ` (last error: ${last})` : ''}`,
     );
   }
+  if (usage.models.length) lines.push(...usageLines(usage));
   if (s.plan) lines.push('', 'Research plan:', s.plan);
   if (s.report) lines.push('', terminalReport(s.report));
   return `${lines.join('\n')}\n`;
+}
+
+/** Tokens per phase and model, with the share of input the server answered from its prompt cache. */
+function usageLines(usage: Usage): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const cached = (input: number, hit = 0) => (hit > 0 ? ` (${Math.round((100 * hit) / input)}% cached)` : '');
+  const calls = usage.models.reduce((sum, m) => sum + m.calls, 0);
+  const share = cachedShare(usage);
+  return [
+    `Usage: ${n(calls)} model calls, ${n(totalTokens(usage))} tokens${share === null ? '' : ` (${Math.round(share * 100)}% of input cached)`}`,
+    ...usage.models.map(
+      (m) =>
+        `  ${m.purpose.padEnd(13)} ${m.model.padEnd(14)} ${String(m.calls).padStart(4)} calls  ${n(m.inputTokens)} in${cached(m.inputTokens, m.cachedInputTokens)}, ${n(m.outputTokens)} out`,
+    ),
+  ];
 }
 
 function oneLine(text: string, max: number): string {

@@ -1,6 +1,6 @@
 import { formatDuration } from './progress.js';
 import type { FinalReport, Source } from './session-state.js';
-import { totalTokens, type Usage } from './usage.js';
+import { cachedShare, totalTokens, type Usage } from './usage.js';
 
 /** `[3] Title, example.com, 2025-03-02` (without link syntax; surfaces add their own). */
 export function sourceLabel(source: Source): { title: string; detail: string } {
@@ -28,10 +28,16 @@ export function usageFooter(report: FinalReport, usage: Usage, sessionId: string
     formatDuration(report.durationMs),
     `${report.sourcesSeen} sources seen`,
     pagesText(usage),
-    `${tokenText} tokens`,
+    tokensText(tokenText, cachedShare(usage)),
     report.costUsd === null ? 'cost n/a' : `~$${report.costUsd.toFixed(2)}`,
     `session ${sessionId}`,
   ].join(' · ');
+}
+
+function tokensText(tokens: string, cached: number | null): string {
+  return cached === null
+    ? `${tokens} tokens`
+    : `${tokens} tokens (${Math.round(cached * 100)}% of input cached)`;
 }
 
 function pagesText(usage: Usage): string {

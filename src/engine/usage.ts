@@ -1,9 +1,10 @@
 import type { LlmPurpose, TokenUsage } from '../ports/llm.js';
 
-/** USD per million tokens. */
+/** USD per million tokens; `cachedInput` for input served from the provider's prompt cache (else `input`). */
 export interface ModelPrice {
   input: number;
   output: number;
+  cachedInput?: number;
 }
 
 export interface ModelUsage {
@@ -12,6 +13,8 @@ export interface ModelUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Of the input, tokens served from the prompt cache (absent in older checkpoints). */
+  cachedInputTokens?: number;
 }
 
 export interface Usage {
@@ -31,12 +34,20 @@ export function emptyUsage(): Usage {
 export function addModelUsage(usage: Usage, purpose: LlmPurpose, model: string, tokens: TokenUsage): void {
   let row = usage.models.find((m) => m.purpose === purpose && m.model === model);
   if (!row) {
-    row = { purpose, model, calls: 0, inputTokens: 0, outputTokens: 0 };
+    row = { purpose, model, calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
     usage.models.push(row);
   }
   row.calls += 1;
   row.inputTokens += tokens.inputTokens;
   row.outputTokens += tokens.outputTokens;
+  row.cachedInputTokens = (row.cachedInputTokens ?? 0) + (tokens.cachedInputTokens ?? 0);
+}
+
+/** The share of input tokens served from the prompt cache, or null when the server reported none. */
+export function cachedShare(usage: Usage): number | null {
+  const input = usage.models.reduce((sum, m) => sum + m.inputTokens, 0);
+  const cached = usage.models.reduce((sum, m) => sum + (m.cachedInputTokens ?? 0), 0);
+  return cached > 0 && input > 0 ? Math.min(1, cached / input) : null;
 }
 
 export function totalTokens(usage: Usage): number {
@@ -55,7 +66,11 @@ export function estimateCost(usage: Usage, prices: PriceTable): number | null {
   for (const m of usage.models) {
     const price = priceFor(m.model, prices.models);
     if (!price) return null;
-    usd += (m.inputTokens * price.input + m.outputTokens * price.output) / 1_000_000;
+    const cached = Math.min(m.cachedInputTokens ?? 0, m.inputTokens);
+    const fresh = m.inputTokens - cached;
+    usd +=
+      (fresh * price.input + cached * (price.cachedInput ?? price.input) + m.outputTokens * price.output) /
+      1_000_000;
   }
   return usd;
 }

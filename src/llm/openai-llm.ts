@@ -126,7 +126,11 @@ export class OpenAiLlm implements Llm {
     for await (const chunk of stream) {
       stillAlive();
       if (chunk.usage) {
-        usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+        usage = {
+          inputTokens: chunk.usage.prompt_tokens,
+          outputTokens: chunk.usage.completion_tokens,
+          cachedInputTokens: cachedTokensOf(chunk.usage),
+        };
       }
       const choice = chunk.choices[0];
       if (!choice) continue;
@@ -263,4 +267,19 @@ function classify(
   return new ProviderError('llm_connection', `Could not reach the model server: ${message}`, true, {
     cause: error,
   });
+}
+
+/**
+ * Prompt-cache hits as OpenAI-compatible servers report them: OpenAI, vLLM and
+ * OpenRouter in `prompt_tokens_details.cached_tokens`, DeepSeek in
+ * `prompt_cache_hit_tokens`, Moonshot in `cached_tokens`; 0 when none does.
+ */
+export function cachedTokensOf(usage: object): number {
+  const u = usage as {
+    prompt_tokens_details?: { cached_tokens?: unknown } | null;
+    prompt_cache_hit_tokens?: unknown;
+    cached_tokens?: unknown;
+  };
+  const value = u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? u.cached_tokens;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }

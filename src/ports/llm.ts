@@ -60,6 +60,8 @@ export interface LlmRequest {
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** Of the input, tokens the server answered from its prompt cache (when it says). */
+  cachedInputTokens?: number;
 }
 
 export interface LlmResponse {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { ResearchEvent } from '../engine/events.js';
 import type { FinalReport, SessionState } from '../engine/session-state.js';
-import type { Usage } from '../engine/usage.js';
+import { emptyUsage, type Usage } from '../engine/usage.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { FINISHED, RESEARCHING, type SessionStatus } from './session-lifecycle.js';
 
@@ -135,12 +135,13 @@ export class SessionStore {
   async saveUsage(id: string, usage: Usage): Promise<void> {
     if (usage.models.length === 0) return;
     await this.pool.query(
-      `INSERT INTO session_usage (session_id, purpose, model, calls, input_tokens, output_tokens)
-       SELECT $1, u.purpose, u.model, u.calls, u.input_tokens, u.output_tokens
-       FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], $6::bigint[])
-         AS u(purpose, model, calls, input_tokens, output_tokens)
+      `INSERT INTO session_usage (session_id, purpose, model, calls, input_tokens, output_tokens, cached_input_tokens)
+       SELECT $1, u.purpose, u.model, u.calls, u.input_tokens, u.output_tokens, u.cached_input_tokens
+       FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], $6::bigint[], $7::bigint[])
+         AS u(purpose, model, calls, input_tokens, output_tokens, cached_input_tokens)
        ON CONFLICT (session_id, purpose, model) DO UPDATE SET
-         calls = EXCLUDED.calls, input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens`,
+         calls = EXCLUDED.calls, input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
+         cached_input_tokens = EXCLUDED.cached_input_tokens`,
       [
         id,
         usage.models.map((m) => m.purpose),
@@ -148,8 +149,29 @@ export class SessionStore {
         usage.models.map((m) => m.calls),
         usage.models.map((m) => m.inputTokens),
         usage.models.map((m) => m.outputTokens),
+        usage.models.map((m) => m.cachedInputTokens ?? 0),
       ],
     );
+  }
+
+  /** What a session's model calls used, per phase and model, as saved when it ended. */
+  async loadUsage(id: string): Promise<Usage> {
+    const { rows } = await this.pool.query(
+      `SELECT purpose, model, calls, input_tokens, output_tokens, cached_input_tokens
+       FROM session_usage WHERE session_id = $1 ORDER BY purpose, model`,
+      [id],
+    );
+    return {
+      ...emptyUsage(),
+      models: rows.map((r) => ({
+        purpose: r.purpose,
+        model: r.model,
+        calls: r.calls,
+        inputTokens: Number(r.input_tokens),
+        outputTokens: Number(r.output_tokens),
+        cachedInputTokens: Number(r.cached_input_tokens),
+      })),
+    };
   }
 
   /** This person's sessions whose research is not finished: for the per-user limit. */

@@ -17,13 +17,21 @@ describe('usage', () => {
       outputTokens: 2000,
     });
     expect(usage.models).toEqual([
-      { purpose: 'agent', model: 'gpt-4.1', calls: 2, inputTokens: 1500, outputTokens: 150 },
+      {
+        purpose: 'agent',
+        model: 'gpt-4.1',
+        calls: 2,
+        inputTokens: 1500,
+        outputTokens: 150,
+        cachedInputTokens: 0,
+      },
       {
         purpose: 'final_report',
         model: 'gpt-4.1-mini-2025-04-14',
         calls: 1,
         inputTokens: 10_000,
         outputTokens: 2000,
+        cachedInputTokens: 0,
       },
     ]);
     expect(totalTokens(usage)).toBe(13_650);
@@ -78,5 +86,24 @@ describe('usage', () => {
     expect(titled.startsWith('# Heat pumps')).toBe(true);
     const untitled = reportDocument('Why?\nmore', report, 'footer');
     expect(untitled.match(/^# .*/gm)).toEqual(['# Why?']);
+  });
+
+  it('prices input served from the prompt cache at the cached price, and shows the cached share', () => {
+    const usage = emptyUsage();
+    addModelUsage(usage, 'agent', 'gpt-4.1', {
+      inputTokens: 1_000_000,
+      outputTokens: 0,
+      cachedInputTokens: 800_000,
+    });
+    const table = { models: { 'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 } }, searchPer1k: 0 };
+    expect(estimateCost(usage, table)).toBeCloseTo(0.2 * 2 + 0.8 * 0.5);
+    // Without a cached price, cached input costs what input costs.
+    expect(
+      estimateCost(usage, { models: { 'gpt-4.1': { input: 2, output: 8 } }, searchPer1k: 0 }),
+    ).toBeCloseTo(2);
+    expect(usageFooter({ ...report, costUsd: 0.8 }, usage, 's-1')).toContain(
+      '1000k tokens (80% of input cached) · ~$0.80',
+    );
+    expect(usageFooter(report, emptyUsage(), 's-1')).toContain('· 0 tokens ·');
   });
 });

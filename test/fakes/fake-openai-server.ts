@@ -59,7 +59,14 @@ export async function fakeOpenAiServer(llm: Llm) {
         );
       });
       res.write(chunk({}, reply.toolCalls.length ? 'tool_calls' : 'stop'));
-      const usage = { prompt_tokens: reply.usage.inputTokens, completion_tokens: reply.usage.outputTokens };
+      const usage = {
+        prompt_tokens: reply.usage.inputTokens,
+        completion_tokens: reply.usage.outputTokens,
+        // OpenAI's wire format for prompt-cache hits.
+        ...(reply.usage.cachedInputTokens
+          ? { prompt_tokens_details: { cached_tokens: reply.usage.cachedInputTokens } }
+          : {}),
+      };
       res.write(
         `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
       );

@@ -24,6 +24,8 @@ export class RuleLlm implements Llm {
       reportExtra?: string;
       /** Pads the final report with cited paragraphs up to this many characters. */
       reportChars?: number;
+      /** Input tokens every answer reports as served from the prompt cache (of 50). */
+      cachedInputTokens?: number;
     } = {},
   ) {}
 
@@ -39,7 +41,7 @@ export class RuleLlm implements Llm {
         name,
         arguments: JSON.stringify(args),
       })),
-      usage: { inputTokens: 50, outputTokens: 10 },
+      usage: { inputTokens: 50, outputTokens: 10, cachedInputTokens: this.options.cachedInputTokens },
       finishReason: 'stop',
     };
   }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, ProviderError } from '../../src/engine/errors.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
 import { isReasoningModelName } from '../../src/llm/model-traits.js';
-import { OpenAiLlm } from '../../src/llm/openai-llm.js';
+import { cachedTokensOf, OpenAiLlm } from '../../src/llm/openai-llm.js';
 import type { LlmRequest } from '../../src/ports/llm.js';
 import { silentLogger } from '../../src/ports/logger.js';
 
@@ -78,7 +78,7 @@ describe('OpenAiLlm', () => {
       text: 'Hello, world',
       toolCalls: [],
       finishReason: 'stop',
-      usage: { inputTokens: 12, outputTokens: 3 },
+      usage: { inputTokens: 12, outputTokens: 3, cachedInputTokens: 0 },
     });
     expect(deltas).toEqual(['Hello, ', 'world']);
     expect(body).toMatchObject({
@@ -361,5 +361,18 @@ describe('isReasoningModelName', () => {
     for (const name of ['gpt-4.1', 'gpt-4o-mini', 'gpt-5-chat-latest', 'llama3.1:8b', 'mistral-large']) {
       expect(isReasoningModelName(name)).toBe(false);
     }
+  });
+});
+
+describe('cachedTokensOf', () => {
+  it.each([
+    ['OpenAI, vLLM, OpenRouter', { prompt_tokens: 100, prompt_tokens_details: { cached_tokens: 64 } }, 64],
+    ['DeepSeek', { prompt_tokens: 100, prompt_cache_hit_tokens: 32, prompt_cache_miss_tokens: 68 }, 32],
+    ['Moonshot', { prompt_tokens: 100, cached_tokens: 16 }, 16],
+    ['a server that says nothing', { prompt_tokens: 100 }, 0],
+    ['a null details object', { prompt_tokens: 100, prompt_tokens_details: null }, 0],
+    ['garbage', { prompt_tokens: 100, prompt_tokens_details: { cached_tokens: 'many' } }, 0],
+  ])('reads %s', (_, usage, expected) => {
+    expect(cachedTokensOf(usage)).toBe(expected);
   });
 });

@@ -21,6 +21,7 @@ describe.each([
       '002_leases.sql',
       '003_knowledge_base.sql',
       '004_delivery.sql',
+      '005_cached_tokens.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -30,6 +31,7 @@ describe.each([
       { id: 2, name: '002_leases.sql' },
       { id: 3, name: '003_knowledge_base.sql' },
       { id: 4, name: '004_delivery.sql' },
+      { id: 5, name: '005_cached_tokens.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -57,6 +59,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 4]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 5]);
   });
 });
