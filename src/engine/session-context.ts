@@ -6,10 +6,10 @@ import type { PageReader, PageResult } from '../ports/page-reader.js';
 import type { Prompts } from '../ports/prompts.js';
 import type { WebSearch } from '../ports/web-search.js';
 import type { EmitEvent } from './events.js';
-import type { SessionState, StopReason } from './session-state.js';
+import type { SessionState } from './session-state.js';
 import { type EngineSettings, LIMITS, reserves } from './settings.js';
 import { createSourceRegistry, type SourceRegistry } from './sources/source-registry.js';
-import { addModelUsage, totalTokens } from './usage.js';
+import { addModelUsage } from './usage.js';
 
 /** Everything the engine needs from outside. */
 export interface EngineDeps {
@@ -76,14 +76,6 @@ export function researchEndOf(ctx: SessionContext): number {
 export function signalUntil(ctx: SessionContext, until: number): AbortSignal {
   const ms = Math.max(0, until - ctx.deps.clock.now());
   return AbortSignal.any([ctx.cancel, AbortSignal.timeout(ms)]);
-}
-
-/** Which budget, if any, says research must stop now. */
-export function exhaustedBudget(ctx: SessionContext): StopReason | null {
-  if (ctx.deps.clock.now() >= researchEndOf(ctx)) return 'time_budget';
-  if (totalTokens(ctx.state.usage) >= ctx.settings.tokenBudget) return 'token_budget';
-  if (ctx.state.toolCalls >= ctx.settings.toolCallBudget) return 'tool_call_budget';
-  return null;
 }
 
 /** Why a call ended: the person cancelled, time ran out, or it genuinely failed. */

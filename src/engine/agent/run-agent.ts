@@ -1,23 +1,22 @@
 import type { ChatMessage, ToolCall, ToolSpec } from '../../ports/llm.js';
 import type { AgentActivity } from '../events.js';
+import { firstStop, type LoopView, stopWhen } from '../loop/stop-rules.js';
 import {
   callModel,
   currentDate,
   cycleStatus,
-  exhaustedBudget,
   interruption,
   researchEndOf,
   type SessionContext,
 } from '../session-context.js';
 import { LIMITS, reserves } from '../settings.js';
-import { shortUrl } from '../sources/canonical-url.js';
-import { runInternalSearch } from '../tools/internal-search-tool.js';
-import { runOpenUrl } from '../tools/open-url-tool.js';
+import { INVALID_ARGS } from '../tools/define-tool.js';
+import { generateReportTool } from '../tools/generate-report-tool.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
-import { THINK_ACK, TOOL } from '../tools/tool-names.js';
-import { errorText, type ToolOutcome } from '../tools/tool-result.js';
-import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
-import { runWebSearch } from '../tools/web-search-tool.js';
+import { thinkTool } from '../tools/think-tool.js';
+import { errorText } from '../tools/tool-result.js';
+import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
+import { webSearchTool } from '../tools/web-search-tool.js';
 
 export type AgentResult =
   | { ok: true; report: string; sources: number }
@@ -42,8 +41,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
 
   const messages: ChatMessage[] = [{ role: 'user', content: renderTask(ctx, task) }];
   const shown = new Set<number>();
-  let cycle = 0;
-  let turn = 0;
+  const loop: LoopView = { cycle: 0, turn: 0, calls: [] };
   let invalidSteps = 0;
 
   // The system prompt, tools and task stay byte-identical across the agent's requests (and its report
@@ -53,15 +51,19 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     has_web_search: Boolean(deps.webSearch),
     has_internal_search: ctx.hasInternalSearch,
   });
-  const tools = agentTools(ctx);
-  // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
-  const maxTurns = settings.maxAgentCycles * 3;
-  while (
-    cycle < settings.maxAgentCycles &&
-    turn < maxTurns &&
-    deps.clock.now() < researchBy &&
-    !exhaustedBudget(ctx)
-  ) {
+  const offered = toolsFor(ctx, 'agent');
+  const tools = specsFor(offered, 'agent');
+  const limits = [
+    stopWhen.cancelled(),
+    stopWhen.cycles(settings.maxAgentCycles),
+    // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
+    stopWhen.turns(settings.maxAgentCycles * 3),
+    stopWhen.deadline(researchBy),
+    stopWhen.tokenBudget(),
+    stopWhen.toolCallBudget(),
+  ];
+  const done = [stopWhen.toolCalled(generateReportTool.name)];
+  while (!firstStop(limits, ctx, loop)) {
     let calls: ToolCall[];
     try {
       const response = await callModel(ctx, {
@@ -70,7 +72,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
         messages: [
           { role: 'system', content: system.text },
           ...messages,
-          cycleStatus(ctx, 'research cycle', cycle + 1, settings.maxAgentCycles),
+          cycleStatus(ctx, 'research cycle', loop.cycle + 1, settings.maxAgentCycles),
         ],
         tools,
         toolChoice: 'required',
@@ -78,14 +80,14 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
         reasoningEffort: 'low',
         until: researchBy,
       });
-      calls = withSessionIds(response.toolCalls, `${agentId}.${++turn}`);
+      calls = withSessionIds(response.toolCalls, `${agentId}.${++loop.turn}`);
       if (calls.length === 0) {
         messages.push({ role: 'assistant', content: response.text });
         messages.push({
           role: 'user',
           content: 'Respond only with tool calls: research with the tools, or call generate_report.',
         });
-        cycle += 1;
+        loop.cycle += 1;
         continue;
       }
     } catch (error) {
@@ -96,16 +98,25 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       ctx.log.warn({ agentId, err: error }, 'agent model call failed; writing report from what was found');
       break;
     }
-    if (calls.some((c) => c.name === TOOL.generateReport)) break;
+    loop.calls = calls;
+    if (firstStop(done, ctx, loop)) break;
 
     messages.push({ role: 'assistant', content: '', toolCalls: calls });
-    const outcomes = await Promise.all(calls.map((call) => runTool(ctx, call, researchBy, activity)));
+    const env = {
+      ctx,
+      role: 'agent' as const,
+      id: agentId,
+      until: researchBy,
+      activity,
+      queue: <T>(work: () => Promise<T>) => work(),
+    };
+    const outcomes = await Promise.all(calls.map((call) => runToolCall(call, offered, env)));
     let searchedWeb = false;
     calls.forEach((call, i) => {
       const outcome = outcomes[i]!;
       messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
       for (const n of outcome.shown) shown.add(n);
-      if (call.name === TOOL.webSearch && outcome.shown.length > 0) searchedWeb = true;
+      if (call.name === webSearchTool.name && outcome.shown.length > 0) searchedWeb = true;
     });
     if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
     // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
@@ -118,7 +129,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       messages.push({ role: 'user', content: deps.prompts.render('open-url-nudge', {}).text });
     }
     // Thinking is free: only a step that used a research tool spends a cycle.
-    if (calls.some((c) => c.name !== TOOL.think)) cycle += 1;
+    if (calls.some((c) => c.name !== thinkTool.name)) loop.cycle += 1;
   }
 
   if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
@@ -136,8 +147,6 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   );
 }
 
-/** The repair messages parseToolArgs returns to the model. */
-const INVALID_ARGS = /^Error: (the arguments for \S+ were not valid JSON|invalid arguments for )/;
 /** Research steps in a row whose every tool call had unusable arguments before the agent gives up. */
 const MAX_INVALID_STEPS = 3;
 
@@ -178,16 +187,6 @@ async function writeReport(
   }
 }
 
-function agentTools(ctx: SessionContext): ToolSpec[] {
-  const tools: ToolSpec[] = [];
-  if (ctx.deps.webSearch) tools.push(TOOL_SPECS.webSearch);
-  if (ctx.deps.pageReader) tools.push(TOOL_SPECS.openUrl);
-  if (ctx.hasInternalSearch) tools.push(TOOL_SPECS.internalSearch);
-  if (!ctx.settings.models.agent.reasoning) tools.push(TOOL_SPECS.think);
-  tools.push(TOOL_SPECS.agentReport);
-  return tools;
-}
-
 function renderTask(ctx: SessionContext, task: string): string {
   const recent = <T>(items: T[]) => items.slice(-LIMITS.continuationItems);
   const searches = recent(Object.keys(ctx.state.searches));
@@ -197,45 +196,4 @@ function renderTask(ctx: SessionContext, task: string): string {
     prior_searches: searches.map((q) => `- ${q}`).join('\n'),
     prior_urls: urls.map((u) => `- ${u}`).join('\n'),
   }).text;
-}
-
-async function runTool(
-  ctx: SessionContext,
-  call: ToolCall,
-  until: number,
-  activity: (a: AgentActivity) => void,
-): Promise<ToolOutcome> {
-  const toolsOffered = agentTools(ctx).map((t) => t.name);
-  if (!toolsOffered.includes(call.name as never) || call.name === TOOL.generateReport) {
-    return {
-      content: `Error: there is no tool named "${call.name}" here. Available tools: ${toolsOffered.join(', ')}.`,
-      shown: [],
-    };
-  }
-  if (call.name === TOOL.think) {
-    const args = parseToolArgs(TOOL.think, call);
-    if (args.ok) activity({ kind: 'thinking' });
-    return { content: args.ok ? THINK_ACK : args.message, shown: [] };
-  }
-  if (ctx.state.toolCalls >= ctx.settings.toolCallBudget) {
-    return {
-      content: 'Error: the tool-call budget for this research is used up; call generate_report.',
-      shown: [],
-    };
-  }
-  if (call.name === TOOL.webSearch || call.name === TOOL.internalSearch) {
-    const args = parseToolArgs(call.name, call);
-    if (!args.ok) return { content: args.message, shown: [] };
-    ctx.state.toolCalls += 1;
-    const internal = call.name === TOOL.internalSearch;
-    activity({ kind: internal ? 'searching_internal' : 'searching', queries: args.value.queries });
-    return internal
-      ? runInternalSearch(ctx, args.value.queries, until)
-      : runWebSearch(ctx, args.value.queries, until);
-  }
-  const args = parseToolArgs(TOOL.openUrl, call);
-  if (!args.ok) return { content: args.message, shown: [] };
-  ctx.state.toolCalls += 1;
-  activity({ kind: 'reading', urls: args.value.urls.map((u) => shortUrl(u)) });
-  return runOpenUrl(ctx, args.value.urls, until);
 }

@@ -1,7 +1,7 @@
 import { callModel, currentDate, type SessionContext } from '../session-context.js';
 import { LIMITS } from '../settings.js';
-import { TOOL } from '../tools/tool-names.js';
-import { TOOL_SPECS } from '../tools/tool-specs.js';
+import { toolSpec } from '../tools/define-tool.js';
+import { generatePlanTool } from '../tools/generate-plan-tool.js';
 import { researchRequestText } from './research-request.js';
 
 export type ClarifyResult = { kind: 'proceed' } | { kind: 'ask'; questions: string };
@@ -23,12 +23,13 @@ export async function clarify(ctx: SessionContext): Promise<ClarifyResult> {
       { role: 'system', content: system.text },
       { role: 'user', content: researchRequestText(deps.prompts, ctx.state.request) },
     ],
-    tools: [TOOL_SPECS.generatePlan],
+    tools: [toolSpec(generatePlanTool, 'clarify')],
     toolChoice: 'auto',
     maxTokens: system.settings.maxTokens,
     until: deps.clock.now() + settings.llmTimeoutMs,
   });
   const questions = response.text.trim();
-  if (response.toolCalls.some((c) => c.name === TOOL.generatePlan) || !questions) return { kind: 'proceed' };
+  if (response.toolCalls.some((c) => c.name === generatePlanTool.name) || !questions)
+    return { kind: 'proceed' };
   return { kind: 'ask', questions };
 }

@@ -1,20 +1,19 @@
 import pLimit from 'p-limit';
-import type { ChatMessage, ToolCall, ToolSpec } from '../../ports/llm.js';
-import { runAgent } from '../agent/run-agent.js';
+import type { ChatMessage, ToolCall } from '../../ports/llm.js';
+import { firstStop, stopWhen } from '../loop/stop-rules.js';
 import {
   callModel,
   currentDate,
   cycleStatus,
-  exhaustedBudget,
   interruption,
   researchEndOf,
   type SessionContext,
 } from '../session-context.js';
+import type { StopReason } from '../session-state.js';
 import { maxCyclesFor } from '../settings.js';
+import { generateReportTool } from '../tools/generate-report-tool.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
-import { THINK_ACK, TOOL } from '../tools/tool-names.js';
-import { errorText } from '../tools/tool-result.js';
-import { parseToolArgs, TOOL_SPECS } from '../tools/tool-specs.js';
+import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
 import { hasFindings } from './findings.js';
 
 /**
@@ -37,14 +36,24 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
     has_web_search: Boolean(deps.webSearch),
     has_internal_search: ctx.hasInternalSearch,
   });
-  const tools = orchestratorTools(ctx);
+  const offered = toolsFor(ctx, 'orchestrator');
+  const tools = specsFor(offered, 'orchestrator');
+  const limits = [
+    stopWhen.cancelled(),
+    stopWhen.cycles(maxCycles),
+    stopWhen.deadline(until),
+    stopWhen.tokenBudget(),
+    stopWhen.toolCallBudget(),
+  ];
+  const done = [stopWhen.toolCalled(generateReportTool.name)];
 
-  while (state.cycle < maxCycles) {
-    if (ctx.cancel.aborted) return 'cancelled';
-    const stop = exhaustedBudget(ctx);
+  for (;;) {
+    const stop = firstStop(limits, ctx, { cycle: state.cycle, turn: state.cycle, calls: [] });
+    if (stop === 'cancelled') return 'cancelled';
+    if (stop === 'max_cycles') break;
     if (stop) {
-      state.stopReason = stop;
-      deps.emit({ type: 'research_stopped', reason: stop });
+      state.stopReason = stop as StopReason;
+      deps.emit({ type: 'research_stopped', reason: state.stopReason });
       break;
     }
     deps.emit({ type: 'cycle', cycle: state.cycle + 1, maxCycles });
@@ -86,15 +95,25 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       deps.emit({ type: 'research_stopped', reason: state.stopReason });
       break;
     }
-    if (calls.some((c) => c.name === TOOL.generateReport)) break;
+    if (firstStop(done, ctx, { cycle: state.cycle, turn: state.cycle, calls })) break;
 
+    // Every call gets a result (strict providers require it); agents beyond the parallel limit wait their turn.
     const results = await Promise.all(
-      calls.map((call, i) => dispatch(ctx, call, `${state.cycle + 1}.${i + 1}`, limit)),
+      calls.map((call, i) =>
+        runToolCall(call, offered, {
+          ctx,
+          role: 'orchestrator',
+          id: `${state.cycle + 1}.${i + 1}`,
+          until,
+          activity: () => {},
+          queue: (work) => limit(work),
+        }),
+      ),
     );
     // Kept even when cancelled, so what finished agents found can still be shown.
     state.history.push({ role: 'assistant', content: '', toolCalls: calls });
     calls.forEach((call, i) => {
-      state.history.push({ role: 'tool', toolCallId: call.id, content: results[i]! });
+      state.history.push({ role: 'tool', toolCallId: call.id, content: results[i]!.content });
     });
     if (ctx.cancel.aborted) return 'cancelled';
     await finishCycle(ctx);
@@ -105,60 +124,4 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
 async function finishCycle(ctx: SessionContext): Promise<void> {
   ctx.state.cycle += 1;
   await ctx.deps.saveCheckpoint(ctx.state);
-}
-
-function orchestratorTools(ctx: SessionContext): ToolSpec[] {
-  const tools = [TOOL_SPECS.researchAgent, TOOL_SPECS.orchestratorReport];
-  if (!ctx.settings.models.orchestrator.reasoning) tools.push(TOOL_SPECS.think);
-  return tools;
-}
-
-/** Every call gets a result (strict providers require it); agents beyond the parallel limit wait their turn. */
-async function dispatch(
-  ctx: SessionContext,
-  call: ToolCall,
-  agentId: string,
-  limit: ReturnType<typeof pLimit>,
-): Promise<string> {
-  const { deps, state } = ctx;
-  if (call.name === TOOL.think) {
-    const args = parseToolArgs(TOOL.think, call);
-    if (!args.ok) return args.message;
-    deps.emit({ type: 'thinking', text: args.value.reasoning });
-    return THINK_ACK;
-  }
-  if (call.name !== TOOL.researchAgent) {
-    const names = orchestratorTools(ctx).map((t) => t.name);
-    return `Error: there is no tool named "${call.name}" here. Available tools: ${names.join(', ')}.`;
-  }
-  const args = parseToolArgs(TOOL.researchAgent, call);
-  if (!args.ok) return args.message;
-  const { task } = args.value;
-  return limit(async () => {
-    if (ctx.cancel.aborted) return 'Research agent cancelled.';
-    deps.emit({ type: 'agent_started', agentId, task });
-    let result: Awaited<ReturnType<typeof runAgent>>;
-    try {
-      result = await runAgent(ctx, agentId, task);
-    } catch (error) {
-      // An agent's bug or a thrown provider error must not take the session down with it.
-      ctx.log.error({ agentId, err: error }, 'research agent crashed');
-      result = { ok: false, reason: errorText(error) };
-    }
-    if (result.ok) {
-      state.agents.push({ id: agentId, toolCallId: call.id, task, status: 'done', sources: result.sources });
-      deps.emit({ type: 'agent_done', agentId, sources: result.sources });
-      return result.report;
-    }
-    state.agents.push({
-      id: agentId,
-      toolCallId: call.id,
-      task,
-      status: 'failed',
-      sources: 0,
-      error: result.reason,
-    });
-    if (!result.cancelled) deps.emit({ type: 'agent_failed', agentId, reason: result.reason });
-    return `Research agent failed: ${result.reason}. Try a different approach or continue without this result.`;
-  });
 }

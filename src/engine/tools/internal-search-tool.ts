@@ -1,9 +1,24 @@
+import { z } from 'zod';
 import { type SessionContext, signalUntil } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import type { Source } from '../session-state.js';
 import { LIMITS } from '../settings.js';
-import { limitQueries } from './normalize-queries.js';
+import { defineTool } from './define-tool.js';
+import { limitQueries, textList } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
+
+export const internalSearchTool = defineTool({
+  name: 'internal_search',
+  description:
+    "Search the team's own documents (knowledge base). Give up to 3 queries; results are numbered documents.",
+  input: z.object({ queries: textList('Search queries, at most 3.', 'give at least one query') }),
+  isEnabled: (ctx, role) => role === 'agent' && ctx.hasInternalSearch,
+  budgeted: true,
+  execute({ queries }, { ctx, until, activity }) {
+    activity({ kind: 'searching_internal', queries });
+    return runInternalSearch(ctx, queries, until);
+  },
+});
 
 /** Searches the team's knowledge base; passages come back as numbered documents like web results. */
 export async function runInternalSearch(

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { LIMITS } from '../settings.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -33,4 +34,9 @@ export function limitQueries(queries: string[]): { unique: string[]; notes: stri
       ? [`Only the first ${LIMITS.queriesPerCall} queries were run; send the others in another call.`]
       : [];
   return { unique, notes };
+}
+
+/** A list-of-text argument as the model may send it (a bare string, numbers, blanks), cleaned before it is checked. */
+export function textList(description: string, emptyMessage: string) {
+  return z.preprocess(normalizeQueries, z.array(z.string()).min(1, emptyMessage)).describe(description);
 }

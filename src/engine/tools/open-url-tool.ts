@@ -1,9 +1,25 @@
+import { z } from 'zod';
 import type { PageResult } from '../../ports/page-reader.js';
 import { type SessionContext, signalUntil } from '../session-context.js';
 import { LIMITS } from '../settings.js';
-import { canonicalUrl } from '../sources/canonical-url.js';
+import { canonicalUrl, shortUrl } from '../sources/canonical-url.js';
+import { defineTool } from './define-tool.js';
+import { textList } from './normalize-queries.js';
 import { textWindow } from './text-window.js';
 import { errorText, formatDocuments, type ResultDocument, type ToolOutcome } from './tool-result.js';
+
+export const openUrlTool = defineTool({
+  name: 'open_url',
+  description:
+    'Read the full text of web pages, for example promising search results. Up to 10 URLs per call.',
+  input: z.object({ urls: textList('Absolute http(s) URLs to read.', 'give at least one URL') }),
+  isEnabled: (ctx, role) => role === 'agent' && Boolean(ctx.deps.pageReader),
+  budgeted: true,
+  execute({ urls }, { ctx, until, activity }) {
+    activity({ kind: 'reading', urls: urls.map((u) => shortUrl(u)) });
+    return runOpenUrl(ctx, urls, until);
+  },
+});
 
 /**
  * Reads pages. A page already read in this session is served from the

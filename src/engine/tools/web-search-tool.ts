@@ -1,9 +1,24 @@
+import { z } from 'zod';
 import { type SessionContext, signalUntil } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
-import { limitQueries, queryKey } from './normalize-queries.js';
+import { defineTool } from './define-tool.js';
+import { limitQueries, queryKey, textList } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
+
+export const webSearchTool = defineTool({
+  name: 'web_search',
+  description:
+    'Search the web. Give up to 3 short, distinct queries; they run in parallel. Results are numbered documents.',
+  input: z.object({ queries: textList('Search queries, at most 3.', 'give at least one query') }),
+  isEnabled: (ctx, role) => role === 'agent' && Boolean(ctx.deps.webSearch),
+  budgeted: true,
+  execute({ queries }, { ctx, until, activity }) {
+    activity({ kind: 'searching', queries });
+    return runWebSearch(ctx, queries, until);
+  },
+});
 
 /**
  * Runs the queries in parallel; a query already searched anywhere in this

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../../src/engine/tools/define-tool.js';
+import { generateReportTool } from '../../../src/engine/tools/generate-report-tool.js';
 import { normalizeQueries, queryKey } from '../../../src/engine/tools/normalize-queries.js';
+import { researchAgentTool } from '../../../src/engine/tools/research-agent-tool.js';
 import { textWindow } from '../../../src/engine/tools/text-window.js';
 import { interleave } from '../../../src/engine/tools/tool-result.js';
-import { parseToolArgs } from '../../../src/engine/tools/tool-specs.js';
+import { webSearchTool } from '../../../src/engine/tools/web-search-tool.js';
 
 const call = (args: string) => ({ id: 'c1', name: 'x', arguments: args });
 
@@ -22,26 +25,26 @@ describe('normalizeQueries', () => {
   });
 });
 
-describe('parseToolArgs', () => {
+describe('parseArgs', () => {
   it('accepts valid arguments and normalises queries', () => {
-    expect(parseToolArgs('web_search', call('{"queries":"one query"}'))).toEqual({
+    expect(parseArgs(webSearchTool, call('{"queries":"one query"}'))).toEqual({
       ok: true,
       value: { queries: ['one query'] },
     });
-    expect(parseToolArgs('research_agent', call('{"task":"  Find X  "}'))).toEqual({
+    expect(parseArgs(researchAgentTool, call('{"task":"  Find X  "}'))).toEqual({
       ok: true,
       value: { task: 'Find X' },
     });
-    expect(parseToolArgs('generate_report', call(''))).toEqual({ ok: true, value: {} });
+    expect(parseArgs(generateReportTool, call(''))).toEqual({ ok: true, value: {} });
   });
 
   it('turns malformed calls into instructions the model can act on', () => {
-    const bad = parseToolArgs('research_agent', call('{"task": '));
+    const bad = parseArgs(researchAgentTool, call('{"task": '));
     expect(bad).toEqual({ ok: false, message: expect.stringContaining('not valid JSON') });
-    const missing = parseToolArgs('research_agent', call('{}'));
+    const missing = parseArgs(researchAgentTool, call('{}'));
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(missing.message).toMatch(/invalid arguments for research_agent.*"task"/);
-    const empty = parseToolArgs('web_search', call('{"queries":["  ",""]}'));
+    const empty = parseArgs(webSearchTool, call('{"queries":["  ",""]}'));
     expect(empty.ok).toBe(false);
     if (!empty.ok) expect(empty.message).toContain('give at least one query');
   });
