@@ -2,13 +2,14 @@
 // production) with the fake Slack server and a scripted model served from this
 // process; N concurrent sessions started through signed slash commands.
 //   npm run bench:load   (LOAD_SESSIONS=100, LOAD_MODEL_MS=500)
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
 import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
-import { FORM, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
 import { benchDatabase, writeStats } from './lib/bench-database.js';
 import { startServe } from './lib/serve-process.js';
 import { fmt, percentile, report } from './lib/stats.js';
@@ -46,22 +47,25 @@ const sampler = setInterval(async () => {
 
 console.log(`load: ${SESSIONS} concurrent sessions via signed /research commands, model ${MODEL_MS} ms/call`);
 const started = Date.now();
-const acks = await Promise.all(
-  Array.from({ length: SESSIONS }, (_, i) =>
-    signedPost(
-      url,
-      slashCommand(
-        `Benchmark question number ${i + 1} about storage`,
-        `U${1000 + i}`,
-        slack.responseUrl(`c${i}`),
-        {
-          channel_id: `C${(i % CHANNELS) + 1}`,
-        },
-      ),
-      FORM,
-    ),
-  ),
+const burst = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    join(import.meta.dirname, 'lib/burst.ts'),
+    url,
+    slack.responseUrl(''),
+    String(SESSIONS),
+    String(CHANNELS),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
 );
+let burstOut = '';
+burst.stdout!.on('data', (chunk: Buffer) => {
+  burstOut += chunk;
+});
+await once(burst, 'exit');
+const acks = JSON.parse(burstOut) as { status: number; ms: number }[];
 const failedAcks = acks.filter((a) => a.status !== 200).length;
 const doneTimes: number[] = [];
 for (let seen = 0; seen < SESSIONS; ) {
