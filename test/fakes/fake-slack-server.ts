@@ -72,6 +72,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const faults: Fault[] = [];
   const held: { when: (method: string, args: Record<string, unknown>) => boolean; arrived: () => void }[] =
     [];
+  const slow: { method: string; ms: number; arrived: () => void }[] = [];
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
   const stats = { postLimited: 0, updateLimited: 0 };
@@ -317,6 +318,12 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       } else send(res, { status: 200, body: { ok: false, error: fault.error } });
       return;
     }
+    const lag = slow.findIndex((s) => s.method === method);
+    if (lag >= 0) {
+      const { ms, arrived } = slow.splice(lag, 1)[0]!;
+      arrived();
+      await new Promise((r) => setTimeout(r, ms));
+    }
     const hold = held.findIndex((h) => h.when(method, args));
     if (hold >= 0) {
       // Slack takes the request only once the caller has gone: its answer is never read.
@@ -361,6 +368,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
      */
     holdUntilCallerGone(when: (method: string, args: Record<string, unknown>) => boolean): Promise<void> {
       return new Promise((arrived) => held.push({ when, arrived }));
+    },
+    /** The next call to `method` is answered `ms` late; resolves when it arrives. */
+    answerLate(method: string, ms: number): Promise<void> {
+      return new Promise((arrived) => slow.push({ method, ms, arrived }));
     },
     /** The next `count` calls to `method` get 429 with Retry-After. */
     rateLimit(method: string, count: number, retryAfterSeconds: number) {

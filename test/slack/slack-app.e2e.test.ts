@@ -25,6 +25,22 @@ let tsCounter = 0;
 const userTs = () => `1800000000.${String(++tsCounter).padStart(6, '0')}`;
 
 describe('the Slack app, end to end', () => {
+  it('finishes what it started for a command acknowledged just before shut-down', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    const rootArrived = h.slack.answerLate('chat.postMessage', 1500);
+    const ack = await signedPost(
+      app.url,
+      slashCommand('How do tides work?', 'UANN', h.slack.responseUrl('c')),
+      FORM,
+    );
+    expect(ack.status).toBe(200);
+    await rootArrived;
+    // Shut down while the command's root message is still being posted: it must still be recorded.
+    await app.stop();
+    expect((await storedSessions(h)).map((s) => s.question)).toEqual(['How do tides work?']);
+  }, 60_000);
+
   it('runs /research with a clarification answered in the thread by the requester', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 2, questions: '1. Which region?\n2. Which years?' }));
     const app = await h.start();
