@@ -18,10 +18,67 @@ const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 100);
 const MODEL_MS = Number(process.env.LOAD_MODEL_MS ?? 500);
 const CHANNELS = 20;
 
-const database = await benchDatabase('load');
+const BURSTS = 3;
+
+/** SESSIONS signed /research commands at once, from a process of its own (bench/lib/burst.ts). */
+async function burst(appUrl: string, firstUser: number): Promise<{ status: number; ms: number }[]> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'lib/burst.ts'),
+      appUrl,
+      slack.responseUrl(''),
+      String(SESSIONS),
+      String(CHANNELS),
+      String(firstUser),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk;
+  });
+  await once(child, 'exit');
+  return JSON.parse(out);
+}
+
 const slack = await fakeSlackServer({ updatesPerMinute: 50 });
 const model = await fakeOpenAiServer(new RuleLlm({ delayMs: MODEL_MS, rounds: 2, agentsPerCycle: 2 }));
 const search = await fakeSearxngServer();
+
+// Acks with the default settings: the app researches 4 sessions at a time and queues the rest.
+console.log(
+  `load: acks with the default settings (${BURSTS} bursts of ${SESSIONS}), then ${SESSIONS} sessions at once`,
+);
+const ackDatabase = await benchDatabase('load_ack');
+const defaults = await startServe({
+  modelUrl: model.baseUrl,
+  searchUrl: search.url,
+  databaseUrl: ackDatabase.url,
+  slackApiUrl: slack.apiUrl,
+});
+const burstP99s: number[] = [];
+const defaultAcks: number[] = [];
+for (let b = 0; b < BURSTS; b++) {
+  const acks = await burst(defaults.url, 10_000 * (b + 1));
+  if (acks.some((a) => a.status !== 200)) throw new Error('an ack failed with the default settings');
+  defaultAcks.push(...acks.map((a) => a.ms));
+  burstP99s.push(
+    percentile(
+      acks.map((a) => a.ms),
+      99,
+    ),
+  );
+  console.log(`default settings, burst ${b + 1} of ${SESSIONS}: ack p99 ${fmt(burstP99s.at(-1)!)} ms`);
+  await new Promise((r) => setTimeout(r, 3000));
+}
+defaults.app.kill('SIGKILL');
+await once(defaults.app, 'exit');
+await ackDatabase.drop();
+
+const database = await benchDatabase('load');
 const { app, url, health } = await startServe({
   modelUrl: model.baseUrl,
   searchUrl: search.url,
@@ -45,27 +102,11 @@ const sampler = setInterval(async () => {
     peak = { rss: now.rssBytes, heap: now.heapUsedBytes, active: now.running };
 }, 200);
 
-console.log(`load: ${SESSIONS} concurrent sessions via signed /research commands, model ${MODEL_MS} ms/call`);
-const started = Date.now();
-const burst = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    join(import.meta.dirname, 'lib/burst.ts'),
-    url,
-    slack.responseUrl(''),
-    String(SESSIONS),
-    String(CHANNELS),
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
+console.log(
+  `${SESSIONS} sessions via signed /research commands, model ${MODEL_MS} ms/call, all researched at once`,
 );
-let burstOut = '';
-burst.stdout!.on('data', (chunk: Buffer) => {
-  burstOut += chunk;
-});
-await once(burst, 'exit');
-const acks = JSON.parse(burstOut) as { status: number; ms: number }[];
+const started = Date.now();
+const acks = await burst(url, 1000);
 const failedAcks = acks.filter((a) => a.status !== 200).length;
 const doneTimes: number[] = [];
 for (let seen = 0; seen < SESSIONS; ) {
@@ -92,10 +133,13 @@ const limited = slack.calls.filter((c) => c.status === 429);
 const figures = {
   sessions: SESSIONS,
   modelMs: MODEL_MS,
+  defaultAckP50Ms: Number(fmt(percentile(defaultAcks, 50))),
+  defaultAckP99Ms: Number(fmt(percentile(defaultAcks, 99))),
+  defaultAckWorstBurstP99Ms: Number(fmt(Math.max(...burstP99s))),
   failedAcks,
   failedSessions: failed,
-  ackP50Ms: Number(fmt(percentile(ackMs, 50))),
-  ackP99Ms: Number(fmt(percentile(ackMs, 99))),
+  ackP50MsAt100Running: Number(fmt(percentile(ackMs, 50))),
+  ackP99MsAt100Running: Number(fmt(percentile(ackMs, 99))),
   allSessionsDoneS: Number(fmt(allDone / 1000)),
   sessionsPerMinute: Number(fmt(SESSIONS / (allDone / 60_000))),
   medianSessionS: Number(fmt(percentile(doneTimes, 50) / 1000)),
@@ -115,7 +159,7 @@ const figures = {
 };
 for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(28)} ${v}`);
 console.log(
-  `p99 ack ${figures.ackP99Ms} ms (target ≤ 100): ${figures.ackP99Ms <= 100 ? 'met' : 'MISSED'}; ` +
+  `p99 ack with the default settings ${figures.defaultAckP99Ms} ms (target ≤ 100): ${figures.defaultAckP99Ms <= 100 ? 'met' : 'MISSED'}; ` +
     `429s from our edits: ${limited.length} (target 0): ${limited.length === 0 ? 'met' : 'MISSED'}`,
 );
 report('load', figures);

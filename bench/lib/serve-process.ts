@@ -14,7 +14,8 @@ export async function startServe(options: {
   searchUrl: string;
   databaseUrl: string;
   slackApiUrl: string;
-  concurrentSessions: number;
+  /** MAX_CONCURRENT_SESSIONS; unset keeps the app's default. */
+  concurrentSessions?: number;
   env?: Record<string, string>;
 }): Promise<{ app: ChildProcess; url: string; health: string }> {
   const port = await freePort();
@@ -35,7 +36,9 @@ export async function startServe(options: {
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
         SLACK_API_URL: options.slackApiUrl,
         PORT: String(port),
-        MAX_CONCURRENT_SESSIONS: String(options.concurrentSessions),
+        ...(options.concurrentSessions
+          ? { MAX_CONCURRENT_SESSIONS: String(options.concurrentSessions) }
+          : {}),
         MAX_SESSIONS_PER_USER: '1',
         LOG_LEVEL: 'warn',
         ...options.env,

@@ -43,15 +43,25 @@ export function defineTool<I extends z.ZodType>(tool: Tool<I>): Tool<I> {
   return tool;
 }
 
-/** The definition offered to the model: description for the role, JSON Schema from the zod input. */
+const specs = new WeakMap<Tool, Map<Role, ToolSpec>>();
+
+/** The definition offered to the model: description for the role, JSON Schema from the zod input (built once). */
 export function toolSpec(tool: Tool, role: Role): ToolSpec {
-  const { $schema: _, ...parameters } = z.toJSONSchema(tool.input, { io: 'output' }) as Record<
-    string,
-    unknown
-  >;
-  const description = typeof tool.description === 'string' ? tool.description : tool.description[role];
-  if (description === undefined) throw new Error(`tool ${tool.name} has no description for ${role}`);
-  return { name: tool.name, description, parameters };
+  let byRole = specs.get(tool);
+  if (!byRole) specs.set(tool, (byRole = new Map()));
+  let spec = byRole.get(role);
+  if (!spec) {
+    const description = typeof tool.description === 'string' ? tool.description : tool.description[role];
+    if (description === undefined) throw new Error(`tool ${tool.name} has no description for ${role}`);
+    spec = { name: tool.name, description, parameters: jsonSchemaOf(tool) };
+    byRole.set(role, spec);
+  }
+  return spec;
+}
+
+function jsonSchemaOf(tool: Tool): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { io: 'output' }) as Record<string, unknown>;
+  return schema;
 }
 
 export type ParsedArgs<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -81,8 +91,7 @@ export function parseArgs<I extends z.ZodType>(tool: Tool<I>, call: ToolCall): P
 export const INVALID_ARGS = /^Error: (the arguments for \S+ were not valid JSON|invalid arguments for )/;
 
 function usage(tool: Tool): string {
-  const schema = z.toJSONSchema(tool.input, { io: 'output' }) as { properties?: object };
-  const props = Object.keys(schema.properties ?? {});
+  const props = Object.keys((jsonSchemaOf(tool).properties as object | undefined) ?? {});
   return props.length
     ? `Call ${tool.name} again with a JSON object with ${props.map((p) => `"${p}"`).join(', ')}.`
     : `Call ${tool.name} again with {}.`;
