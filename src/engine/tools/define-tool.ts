@@ -48,7 +48,10 @@ const specs = new WeakMap<Tool, Map<Role, ToolSpec>>();
 /** The definition offered to the model: description for the role, JSON Schema from the zod input (built once). */
 export function toolSpec(tool: Tool, role: Role): ToolSpec {
   let byRole = specs.get(tool);
-  if (!byRole) specs.set(tool, (byRole = new Map()));
+  if (!byRole) {
+    byRole = new Map();
+    specs.set(tool, byRole);
+  }
   let spec = byRole.get(role);
   if (!spec) {
     const description = typeof tool.description === 'string' ? tool.description : tool.description[role];
