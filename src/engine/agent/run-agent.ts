@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolCall, ToolSpec } from '../../ports/llm.js';
 import type { AgentActivity } from '../events.js';
-import { firstStop, type LoopView, stopWhen } from '../loop/stop-rules.js';
+import { firstStop, type LoopView, researchLimits, stopWhen } from '../loop/stop-rules.js';
 import {
   callModel,
   currentDate,
@@ -54,13 +54,9 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   const offered = toolsFor(ctx, 'agent');
   const tools = specsFor(offered, 'agent');
   const limits = [
-    stopWhen.cancelled(),
-    stopWhen.cycles(settings.maxAgentCycles),
+    ...researchLimits(settings.maxAgentCycles, researchBy),
     // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
     stopWhen.turns(settings.maxAgentCycles * 3),
-    stopWhen.deadline(researchBy),
-    stopWhen.tokenBudget(),
-    stopWhen.toolCallBudget(),
   ];
   const done = [stopWhen.toolCalled(generateReportTool.name)];
   while (!firstStop(limits, ctx, loop)) {

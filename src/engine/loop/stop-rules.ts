@@ -47,6 +47,17 @@ export const stopWhen = {
       loop.calls.some((call) => call.name === name) ? 'tool_called' : null,
 };
 
+/** What ends any research loop: a cancel, its cycles, its deadline, or the session's budgets. */
+export function researchLimits(maxCycles: number, deadline: number): StopRule[] {
+  return [
+    stopWhen.cancelled(),
+    stopWhen.cycles(maxCycles),
+    stopWhen.deadline(deadline),
+    stopWhen.tokenBudget(),
+    stopWhen.toolCallBudget(),
+  ];
+}
+
 /** The first rule that says stop (rules combine with "any"), or null to go on. */
 export function firstStop(rules: StopRule[], ctx: SessionContext, loop: LoopView): Stop | null {
   for (const rule of rules) {

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { ChatMessage, ToolCall } from '../../ports/llm.js';
-import { firstStop, stopWhen } from '../loop/stop-rules.js';
+import { firstStop, researchLimits, stopWhen } from '../loop/stop-rules.js';
 import {
   callModel,
   currentDate,
@@ -38,13 +38,7 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
   });
   const offered = toolsFor(ctx, 'orchestrator');
   const tools = specsFor(offered, 'orchestrator');
-  const limits = [
-    stopWhen.cancelled(),
-    stopWhen.cycles(maxCycles),
-    stopWhen.deadline(until),
-    stopWhen.tokenBudget(),
-    stopWhen.toolCallBudget(),
-  ];
+  const limits = researchLimits(maxCycles, until);
   const done = [stopWhen.toolCalled(generateReportTool.name)];
 
   for (;;) {
