@@ -21,7 +21,11 @@ const CHANNELS = 20;
 const BURSTS = 3;
 
 /** SESSIONS signed /research commands at once, from a process of its own (bench/lib/burst.ts). */
-async function burst(appUrl: string, firstUser: number): Promise<{ status: number; ms: number }[]> {
+async function burst(
+  appUrl: string,
+  responses: string,
+  firstUser: number,
+): Promise<{ status: number; ms: number }[]> {
   const child = spawn(
     process.execPath,
     [
@@ -29,7 +33,7 @@ async function burst(appUrl: string, firstUser: number): Promise<{ status: numbe
       'tsx',
       join(import.meta.dirname, 'lib/burst.ts'),
       appUrl,
-      slack.responseUrl(''),
+      responses,
       String(SESSIONS),
       String(CHANNELS),
       String(firstUser),
@@ -44,7 +48,6 @@ async function burst(appUrl: string, firstUser: number): Promise<{ status: numbe
   return JSON.parse(out);
 }
 
-const slack = await fakeSlackServer({ updatesPerMinute: 50 });
 const model = await fakeOpenAiServer(new RuleLlm({ delayMs: MODEL_MS, rounds: 2, agentsPerCycle: 2 }));
 const search = await fakeSearxngServer();
 
@@ -53,16 +56,17 @@ console.log(
   `load: acks with the default settings (${BURSTS} bursts of ${SESSIONS}), then ${SESSIONS} sessions at once`,
 );
 const ackDatabase = await benchDatabase('load_ack');
+const ackSlack = await fakeSlackServer({ updatesPerMinute: 50 });
 const defaults = await startServe({
   modelUrl: model.baseUrl,
   searchUrl: search.url,
   databaseUrl: ackDatabase.url,
-  slackApiUrl: slack.apiUrl,
+  slackApiUrl: ackSlack.apiUrl,
 });
 const burstP99s: number[] = [];
 const defaultAcks: number[] = [];
 for (let b = 0; b < BURSTS; b++) {
-  const acks = await burst(defaults.url, 10_000 * (b + 1));
+  const acks = await burst(defaults.url, ackSlack.responseUrl(''), 10_000 * (b + 1));
   if (acks.some((a) => a.status !== 200)) throw new Error('an ack failed with the default settings');
   defaultAcks.push(...acks.map((a) => a.ms));
   burstP99s.push(
@@ -76,7 +80,10 @@ for (let b = 0; b < BURSTS; b++) {
 }
 defaults.app.kill('SIGKILL');
 await once(defaults.app, 'exit');
-await ackDatabase.drop();
+await Promise.all([ackDatabase.drop(), ackSlack.close()]);
+
+// 100 sessions researched at once, against a fresh fake Slack.
+const slack = await fakeSlackServer({ updatesPerMinute: 50 });
 
 const database = await benchDatabase('load');
 const { app, url, health } = await startServe({
@@ -106,7 +113,7 @@ console.log(
   `${SESSIONS} sessions via signed /research commands, model ${MODEL_MS} ms/call, all researched at once`,
 );
 const started = Date.now();
-const acks = await burst(url, 1000);
+const acks = await burst(url, slack.responseUrl(''), 1000);
 const failedAcks = acks.filter((a) => a.status !== 200).length;
 const doneTimes: number[] = [];
 for (let seen = 0; seen < SESSIONS; ) {
