@@ -1,7 +1,7 @@
 import type { Store } from '../compose.js';
 import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
 import type { OutboxRow } from '../store/outbox-store.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
 import type { Io } from './ask-command.js';
 import { terminalReport } from './ask-command.js';
 
@@ -35,15 +35,16 @@ export async function showSession(
     return 1;
   }
   const session = matches[0]!;
-  const [outbox, usage] = await Promise.all([
+  const [outbox, usage, feedback] = await Promise.all([
     store.outbox.forSession(session.id),
     store.sessions.loadUsage(session.id),
+    store.sessions.listFeedback(session.id),
   ]);
-  io.stdout.write(describe(session, outbox, usage));
+  io.stdout.write(describe(session, outbox, usage, feedback));
   return 0;
 }
 
-function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage): string {
+function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage, feedback: Feedback[]): string {
   const lines = [
     `Session ${s.id}`,
     `Question: ${s.question}`,
@@ -59,6 +60,14 @@ function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage): string {
     );
   }
   if (usage.models.length) lines.push(...usageLines(usage));
+  if (feedback.length) {
+    const good = feedback.filter((f) => f.value === 'good').length;
+    const who = feedback.map(
+      (f) =>
+        `${f.userId} ${f.value === 'good' ? 'good' : 'not good'} ${f.at.toISOString().slice(0, 16).replace('T', ' ')}`,
+    );
+    lines.push(`Feedback: ${good} good, ${feedback.length - good} not good (${who.join('; ')})`);
+  }
   if (s.plan) lines.push('', 'Research plan:', s.plan);
   if (s.report) lines.push('', terminalReport(s.report));
   return `${lines.join('\n')}\n`;

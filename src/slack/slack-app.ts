@@ -4,7 +4,7 @@ import { App, type BlockAction, type ButtonAction, HTTPReceiver } from '@slack/b
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
 import { guardRequests } from './http-edge.js';
-import { ACTION } from './render/messages.js';
+import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
 import { type SlackApi, webClientOptions } from './slack-api.js';
 import { slackLogger } from './slack-logger.js';
@@ -203,6 +203,13 @@ export function createSlackApp(options: SlackAppOptions, { service, store, api }
   app.action<BlockAction>(
     ACTION.startNow,
     button((id, user) => service.startNow(id, user)),
+  );
+  app.action<BlockAction>(
+    ACTION.feedback,
+    button(async (value, user) => {
+      const click = parseFeedback(value);
+      return click ? service.feedback(click.sessionId, user, click.value) : undefined;
+    }),
   );
 
   app.error(async (err) => {

@@ -131,6 +131,15 @@ export class SlackSessions {
     return undefined;
   }
 
+  /** A reader's verdict from the report's feedback buttons: one per person, the latest click counts. */
+  async feedback(sessionId: string, userId: string, value: 'good' | 'bad'): Promise<string> {
+    if (!(await this.deps.sessions.saveFeedback(sessionId, userId, value)))
+      return 'That research no longer exists.';
+    return value === 'good'
+      ? 'Thanks, noted that this report was useful.'
+      : 'Thanks, noted that this report was not good enough. Say in the thread what was missing, or ask a follow-up.';
+  }
+
   /** [Cancel] and `/research cancel`: the requester or a workspace admin; clicking twice changes nothing. */
   async cancel(sessionId: string, userId: string): Promise<string> {
     const row = await this.deps.sessions.get(sessionId);

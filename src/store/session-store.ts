@@ -38,6 +38,13 @@ export interface SlackMessageRef {
 }
 
 /** Sessions and what they own, on Postgres or PGlite. One method, one statement (or one short transaction). */
+/** One reader's verdict on a report. */
+export interface Feedback {
+  userId: string;
+  value: 'good' | 'bad';
+  at: Date;
+}
+
 export class SessionStore {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -152,6 +159,25 @@ export class SessionStore {
         usage.models.map((m) => m.cachedInputTokens ?? 0),
       ],
     );
+  }
+
+  /** A reader's verdict on a report; a later click by the same person replaces the earlier one. */
+  async saveFeedback(sessionId: string, userId: string, value: Feedback['value']): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO session_feedback (session_id, user_id, value)
+       SELECT id, $2, $3 FROM sessions WHERE id = $1
+       ON CONFLICT (session_id, user_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [sessionId, userId, value],
+    );
+    return rowCount === 1;
+  }
+
+  async listFeedback(sessionId: string): Promise<Feedback[]> {
+    const { rows } = await this.pool.query(
+      'SELECT user_id, value, updated_at FROM session_feedback WHERE session_id = $1 ORDER BY updated_at',
+      [sessionId],
+    );
+    return rows.map((r) => ({ userId: r.user_id, value: r.value, at: r.updated_at }));
   }
 
   /** What a session's model calls used, per phase and model, as saved when it ended. */

@@ -111,6 +111,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     for (const block of blocks) {
       const own = block.text?.text ?? '';
       if (block.type === 'section' && own.length > FAKE_LIMITS.section) return 'invalid_blocks';
+      if (block.type === 'context_actions' && !validContextActions(block)) return 'invalid_blocks';
       total += own.length;
       for (const element of block.elements ?? []) {
         total += typeof element.text === 'string' ? element.text.length : (element.text?.text.length ?? 0);
@@ -393,6 +394,30 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
 export type FakeSlack = Awaited<ReturnType<typeof fakeSlackServer>>;
 
 /** All the text a person would read in a message: top-level text is a fallback, the blocks are the message. */
+/**
+ * Slack's rules for a context_actions block: 1 to 5 elements, feedback buttons
+ * with both buttons, plain-text labels of at most 75 characters and values of
+ * at most 2,000.
+ */
+function validContextActions(block: Block): boolean {
+  const elements = (block.elements ?? []) as unknown as Record<string, unknown>[];
+  if (elements.length < 1 || elements.length > 5) return false;
+  return elements.every((e) => {
+    if (e.type === 'icon_button') return true;
+    if (e.type !== 'feedback_buttons') return false;
+    return [e.positive_button, e.negative_button].every((b) => {
+      const button = b as { text?: { type?: string; text?: string }; value?: unknown } | undefined;
+      return (
+        button?.text?.type === 'plain_text' &&
+        typeof button.text.text === 'string' &&
+        button.text.text.length <= 75 &&
+        typeof button.value === 'string' &&
+        button.value.length <= 2000
+      );
+    });
+  });
+}
+
 export function render(message: { text: string; blocks: Block[] }): string {
   if (message.blocks.length === 0) return message.text;
   return message.blocks

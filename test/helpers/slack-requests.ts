@@ -84,6 +84,7 @@ export function buttonClick(
   user: string,
   message: { channel: string; ts: string; threadTs?: string },
   responseUrl: string,
+  type = 'button',
 ): string {
   sequence += 1;
   const payload = {
@@ -103,7 +104,7 @@ export function buttonClick(
         block_id: 'actions',
         text: { type: 'plain_text', text: 'button' },
         value,
-        type: 'button',
+        type,
         action_ts: `${Date.now() / 1000}`,
       },
     ],

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
+import { io } from '../helpers/io.js';
 import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
 import {
   buttonClick,
@@ -25,6 +27,65 @@ let tsCounter = 0;
 const userTs = () => `1800000000.${String(++tsCounter).padStart(6, '0')}`;
 
 describe('the Slack app, end to end', () => {
+  it('stores one feedback vote per reader from the buttons under the sources, the latest click counting', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    await signedPost(app.url, slashCommand('How do tides work?', 'UANN', h.slack.responseUrl('cmd')), FORM);
+    const sources = await eventually(
+      () => h!.slack.messages.find((m) => m.blocks.some((b) => b.type === 'context_actions')),
+      20_000,
+      'the sources message with feedback buttons',
+    );
+    expect(render(sources)).toMatch(/^\*Sources\*/);
+    const buttons = (
+      sources.blocks.find((b) => b.type === 'context_actions')!.elements as unknown as {
+        action_id: string;
+        positive_button: { value: string };
+        negative_button: { value: string };
+      }[]
+    )[0]!;
+    const click = (user: string, value: string) =>
+      signedPost(
+        app.url,
+        buttonClick(
+          buttons.action_id,
+          value,
+          user,
+          { channel: sources.channel, ts: sources.ts, threadTs: sources.threadTs },
+          h!.slack.responseUrl(`fb-${user}`),
+          'feedback_buttons',
+        ),
+        FORM,
+      );
+    await click('UANN', buttons.positive_button.value);
+    await click('UANN', buttons.negative_button.value);
+    await click('UBOB', buttons.positive_button.value);
+    await click('UBOB', buttons.positive_button.value);
+    await eventually(
+      () => h!.slack.responses.filter((r) => r.url.includes('/fb-')).length === 4,
+      10_000,
+      'replies',
+    );
+    expect(h.slack.responses.find((r) => r.url.endsWith('/fb-UANN'))!.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringMatching(/^Thanks/),
+    });
+    const { default: pg } = await import('pg');
+    const db = new pg.Client({ connectionString: h.env.DATABASE_URL });
+    await db.connect();
+    const { rows } = await db.query(
+      'SELECT session_id, user_id, value FROM session_feedback ORDER BY user_id',
+    );
+    await db.end();
+    expect(rows.map(({ user_id, value }) => ({ user_id, value }))).toEqual([
+      { user_id: 'UANN', value: 'bad' },
+      { user_id: 'UBOB', value: 'good' },
+    ]);
+    const show = io();
+    expect(await runCli(['sessions', 'show', rows[0].session_id], h.env, show)).toBe(0);
+    expect(show.out.text).toMatch(/^Feedback: 1 good, 1 not good \(UANN not good .+; UBOB good .+\)$/m);
+  }, 60_000);
+
   it('finishes what it started for a command acknowledged just before shut-down', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }));
     const app = await h.start();

@@ -22,6 +22,7 @@ describe.each([
       '003_knowledge_base.sql',
       '004_delivery.sql',
       '005_cached_tokens.sql',
+      '006_feedback.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -32,6 +33,7 @@ describe.each([
       { id: 3, name: '003_knowledge_base.sql' },
       { id: 4, name: '004_delivery.sql' },
       { id: 5, name: '005_cached_tokens.sql' },
+      { id: 6, name: '006_feedback.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -43,6 +45,7 @@ describe.each([
       'processed_events',
       'schema_migrations',
       'session_events',
+      'session_feedback',
       'session_usage',
       'sessions',
       'slack_messages',
@@ -59,6 +62,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 5]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 6]);
   });
 });

@@ -129,7 +129,7 @@ export class ThreadPublisher implements SessionSurface {
       const footer = usageFooter(report, settled.state.usage, id);
       intents.push(
         ...reportMessages(report).map((m, part) => t.post({ kind: 'report', part }, m, true)),
-        ...sourcesMessages(report, footer).map((m, part) => t.post({ kind: 'sources', part }, m, true)),
+        ...sourcesMessages(report, footer, id).map((m, part) => t.post({ kind: 'sources', part }, m, true)),
       );
       intents.push(
         t.upload('report.md', 'Research report', reportDocument(this.row.question, report, footer)),

@@ -11,7 +11,11 @@ export interface SlackMessage {
   blocks: KnownBlock[];
 }
 
-export const ACTION = { cancel: 'research_cancel', startNow: 'research_start_now' } as const;
+export const ACTION = {
+  cancel: 'research_cancel',
+  startNow: 'research_start_now',
+  feedback: 'research_feedback',
+} as const;
 
 /** The end of a session as the thread shows it. */
 export type Ending =
@@ -180,8 +184,11 @@ export function reportMessages(report: FinalReport): SlackMessage[] {
   }));
 }
 
-/** The numbered cited sources and the usage footer; long lists continue in further messages. */
-export function sourcesMessages(report: FinalReport, footer: string): SlackMessage[] {
+/**
+ * The numbered cited sources and the usage footer, closing with the feedback
+ * buttons; long lists continue in further messages.
+ */
+export function sourcesMessages(report: FinalReport, footer: string, sessionId: string): SlackMessage[] {
   const lines = report.sources.map((s) => {
     const { title, detail } = sourceLabel(s);
     const name = s.url
@@ -194,9 +201,35 @@ export function sourcesMessages(report: FinalReport, footer: string): SlackMessa
   const parts = splitMrkdwn(body);
   return parts.map((part, i) => {
     const blocks = part.map(section);
-    if (i === parts.length - 1) blocks.push(context(`_${safeText(footer)}_`));
+    if (i === parts.length - 1) blocks.push(context(`_${safeText(footer)}_`), feedbackBlock(sessionId));
     return { text: i === 0 ? 'Sources' : 'Sources (continued)', blocks };
   });
+}
+
+/** Good / not good, for the report; the value carries the verdict and the session. */
+function feedbackBlock(sessionId: string): KnownBlock {
+  const button = (text: string, verdict: 'good' | 'bad', label: string) => ({
+    text: { type: 'plain_text' as const, text },
+    value: `${verdict}:${sessionId}`,
+    accessibility_label: label,
+  });
+  return {
+    type: 'context_actions',
+    elements: [
+      {
+        type: 'feedback_buttons',
+        action_id: ACTION.feedback,
+        positive_button: button('Good report', 'good', 'This report was useful'),
+        negative_button: button('Not good', 'bad', 'This report was not useful'),
+      },
+    ],
+  };
+}
+
+/** A reader's click on the feedback buttons, or null for a value we did not build. */
+export function parseFeedback(value: string): { value: 'good' | 'bad'; sessionId: string } | null {
+  const match = /^(good|bad):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(value);
+  return match ? { value: match[1] as 'good' | 'bad', sessionId: match[2]! } : null;
 }
 
 /** A plain sentence in the thread: failures, queue position, notices. */
