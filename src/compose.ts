@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
-import { requireModelAccess } from './config.js';
+import { requireModelAccess } from './config-requirements.js';
 import { noResearchTools } from './engine/errors.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';

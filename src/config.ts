@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './engine/errors.js';
 import type { ModelPrice } from './engine/usage.js';
+import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
 
 const positiveInt = z.coerce.number().int().positive();
 const positiveNumber = z.coerce.number().positive();
@@ -17,30 +18,6 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .default('false')
   .transform((v) => ['true', '1', 'yes'].includes(v));
-
-/** USD per million tokens, for the cost estimate in the report footer; MODEL_PRICES adds or overrides entries. */
-export const DEFAULT_MODEL_PRICES: Record<string, ModelPrice> = {
-  'gpt-5.1': { input: 1.25, cachedInput: 0.125, output: 10 },
-  'gpt-5-mini': { input: 0.25, cachedInput: 0.025, output: 2 },
-  'gpt-5-nano': { input: 0.05, cachedInput: 0.005, output: 0.4 },
-  'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 },
-  'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, cachedInput: 0.025, output: 0.4 },
-  'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
-  'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
-  'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
-  'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
-  o3: { input: 2, cachedInput: 0.5, output: 8 },
-};
-
-const ModelPrices = z.record(
-  z.string(),
-  z.object({
-    input: z.number().min(0),
-    output: z.number().min(0),
-    cachedInput: z.number().min(0).optional(),
-  }),
-);
 
 /**
  * Every environment variable the app reads. Each entry's `hint` says what to
@@ -300,33 +277,4 @@ function firstConfiguredProvider(e: z.output<typeof schema>): SearchProviderName
   if (e.EXA_API_KEY) return 'exa';
   if (e.SEARXNG_URL) return 'searxng';
   return null;
-}
-
-/** The model server must be reachable for anything that researches. */
-export function requireModelAccess(config: Config): { apiKey: string; baseURL?: string } {
-  if (config.openai.apiKey) return { apiKey: config.openai.apiKey, baseURL: config.openai.baseURL };
-  // Local OpenAI-compatible servers (Ollama, vLLM) usually take no key.
-  if (config.openai.baseURL) return { apiKey: 'not-needed', baseURL: config.openai.baseURL };
-  throw new ConfigError(
-    'missing_env',
-    'OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.',
-  );
-}
-
-/** What `serve` needs: a bot token, and a signing secret unless Socket Mode is on. */
-export function requireSlack(config: Config): Required<Pick<Config['slack'], 'botToken'>> & Config['slack'] {
-  const { slack } = config;
-  if (!slack.botToken) {
-    throw new ConfigError(
-      'missing_env',
-      "SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions.",
-    );
-  }
-  if (!slack.appToken && !slack.signingSecret) {
-    throw new ConfigError(
-      'missing_env',
-      'SLACK_SIGNING_SECRET is not set: set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
-    );
-  }
-  return { ...slack, botToken: slack.botToken };
 }

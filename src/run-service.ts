@@ -6,7 +6,8 @@ import {
   type Store,
   withKnowledgeBase,
 } from './compose.js';
-import { type Config, requireSlack } from './config.js';
+import type { Config } from './config.js';
+import { requireSlack } from './config-requirements.js';
 import { ConfigError } from './engine/errors.js';
 import type { EngineBase } from './engine/session-context.js';
 import { runMaintenance } from './jobs/maintenance.js';

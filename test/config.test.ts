@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, requireModelAccess } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { requireModelAccess } from '../src/config-requirements.js';
 import { ConfigError } from '../src/engine/errors.js';
 
 describe('loadConfig', () => {

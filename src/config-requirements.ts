@@ -1,0 +1,31 @@
+import type { Config } from './config.js';
+import { ConfigError } from './engine/errors.js';
+
+/** The model server must be reachable for anything that researches. */
+export function requireModelAccess(config: Config): { apiKey: string; baseURL?: string } {
+  if (config.openai.apiKey) return { apiKey: config.openai.apiKey, baseURL: config.openai.baseURL };
+  // Local OpenAI-compatible servers (Ollama, vLLM) usually take no key.
+  if (config.openai.baseURL) return { apiKey: 'not-needed', baseURL: config.openai.baseURL };
+  throw new ConfigError(
+    'missing_env',
+    'OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.',
+  );
+}
+
+/** What `serve` needs: a bot token, and a signing secret unless Socket Mode is on. */
+export function requireSlack(config: Config): Required<Pick<Config['slack'], 'botToken'>> & Config['slack'] {
+  const { slack } = config;
+  if (!slack.botToken) {
+    throw new ConfigError(
+      'missing_env',
+      "SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions.",
+    );
+  }
+  if (!slack.appToken && !slack.signingSecret) {
+    throw new ConfigError(
+      'missing_env',
+      'SLACK_SIGNING_SECRET is not set: set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
+    );
+  }
+  return { ...slack, botToken: slack.botToken };
+}
