@@ -2,7 +2,7 @@ type Document = ReturnType<typeof import('linkedom').parseHTML>['document'];
 type Element = NonNullable<Document['body']>;
 
 /** Page furniture, removed only when the whole body is used instead of an article. */
-export const CHROME =
+const CHROME =
   'script, style, noscript, template, svg, nav, header, footer, aside, form, iframe, [role="navigation"], [aria-hidden="true"]';
 
 /**
