@@ -249,6 +249,48 @@ describe('research session', () => {
     expect(h.events.filter((e) => e.type === 'agent_failed')).toHaveLength(2);
   });
 
+  it.each([
+    [
+      'ignores tool_choice none and answers with a tool call',
+      { reply: { toolCalls: [{ name: 'web_search', args: { queries: ['more'] } }] } },
+    ],
+    [
+      'refuses a request with tools and tool_choice none',
+      { error: new Error('400 tool_choice none is not supported') },
+    ],
+  ])('asks for an agent report without tools when the server %s', async (_, first) => {
+    const llm = new ScriptedLlm([
+      planLane(),
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [call('research_agent', { task: 'T1 costs' }), call('generate_report')],
+      },
+      {
+        name: 'T1',
+        match: agentWithTask('T1 costs'),
+        steps: [
+          call('web_search', { queries: ['heat pump costs'] }),
+          call('generate_report'),
+          // The report request reuses the agent's conversation, tools included, with tool_choice none.
+          {
+            ...first,
+            expect: (req) =>
+              expect([req.purpose, req.toolChoice, req.tools?.length]).toEqual(['agent_report', 'none', 4]),
+          },
+          {
+            reply: { text: 'Costs fell [1].' },
+            expect: (req) => expect([req.purpose, req.tools]).toEqual(['agent_report', undefined]),
+          },
+        ],
+      },
+      { name: 'report', match: purpose('final_report'), steps: [say('Costs fell [1].')] },
+    ]);
+    const outcome = await run(harness(llm, corpusTools()), testSettings(), QUESTION);
+    llm.assertDone();
+    expect(outcome.kind === 'done' && outcome.report.markdown).toBe('Costs fell [1].');
+  });
+
   it('fails an agent whose model keeps sending invalid tool arguments, with that reason', async () => {
     const garbage = { reply: { toolCalls: [{ name: 'web_search', rawArgs: '{"queries": ["heat' }] } };
     const wrongType = { reply: { toolCalls: [{ name: 'web_search', args: { queries: 42 } }] } };

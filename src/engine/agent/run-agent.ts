@@ -161,17 +161,25 @@ async function writeReport(
   const { prompts } = ctx.deps;
   const instructions = prompts.render('intermediate-report', {});
   const query = prompts.render('intermediate-report-query', { task }).text;
-  try {
-    const response = await callModel(ctx, {
+  const ask = (withTools: boolean) =>
+    callModel(ctx, {
       model: ctx.settings.models.agent,
       purpose: 'agent_report',
       messages: [...conversation, { role: 'user', content: `${instructions.text}\n\n${query}` }],
-      tools,
-      toolChoice: 'none',
+      ...(withTools ? { tools, toolChoice: 'none' as const } : {}),
       maxTokens: instructions.settings.maxTokens,
       reasoningEffort: 'low',
       until,
     });
+  try {
+    let response = await ask(true).catch((error) => {
+      if (interruption(ctx, until)) throw error;
+      // A server that refuses tools with tool_choice "none" gets the request without them.
+      ctx.log.warn({ err: error }, 'agent report request with tools failed; asking without them');
+      return null;
+    });
+    // A server that ignores tool_choice "none" may answer with a tool call instead of the report.
+    if (!response?.text.trim()) response = await ask(false);
     const report = response.text.trim();
     if (!report) return { ok: false, reason: 'the agent wrote an empty report' };
     return { ok: true, report, sources };
