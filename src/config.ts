@@ -19,6 +19,12 @@ const flag = z
   .default('false')
   .transform((v) => ['true', '1', 'yes'].includes(v));
 
+const DEFAULT_SUGGESTED_PROMPTS = [
+  'How do heat pumps compare with gas boilers on running costs in 2025?',
+  'What changed in EU AI regulation this year, and what does it mean for a small software company?',
+  'Which open-source vector databases are used in production, and what are their trade-offs?',
+];
+
 /**
  * Every environment variable the app reads. Each entry's `hint` says what to
  * set; the README lists the same variables.
@@ -87,6 +93,17 @@ const schema = z.object({
   SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
   MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
   DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
+  // Example questions a new assistant-view thread offers, separated by "|" (Slack shows at most 4).
+  SUGGESTED_PROMPTS: z
+    .string()
+    .default(DEFAULT_SUGGESTED_PROMPTS.join(' | '))
+    .transform((v) =>
+      v
+        .split('|')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(500)).min(1).max(4)),
 });
 
 const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
@@ -113,6 +130,7 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
     'set it to a whole number from 1 to 100 (Slack allows about 50 message edits a minute per workspace)',
   MAX_QUESTION_CHARS: 'set it to a whole number from 20 to 3000',
   DELIVERY_DEADLINE_HOURS: 'set it to a number of hours, e.g. 24',
+  SUGGESTED_PROMPTS: 'set it to one to four questions separated by "|", each at most 500 characters',
 };
 
 /** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
@@ -187,6 +205,7 @@ export interface Config {
     maxQuestionChars: number;
     /** How long Slack writes are retried before a session is undeliverable. */
     deliveryDeadlineHours: number;
+    suggestedPrompts: string[];
   };
   logLevel?: string;
 }
@@ -265,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       updatesPerMinute: e.SLACK_UPDATES_PER_MINUTE,
       maxQuestionChars: e.MAX_QUESTION_CHARS,
       deliveryDeadlineHours: e.DELIVERY_DEADLINE_HOURS,
+      suggestedPrompts: e.SUGGESTED_PROMPTS,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -175,6 +175,7 @@ async function startApp(
     log: logger,
     newSessionId: randomUUID,
     limits: { perUser: config.jobs.sessionsPerUser, maxQuestionChars: slack.maxQuestionChars },
+    suggestedPrompts: slack.suggestedPrompts,
   });
   const app = createSlackApp(
     {

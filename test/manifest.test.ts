@@ -39,6 +39,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   // Finding a message whose post was answered after a crash, by its metadata.
   'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+  'assistant.threads.setSuggestedPrompts': ['assistant:write'],
+  'assistant.threads.setTitle': ['assistant:write'],
 };
 
 describe('manifest.yml', () => {
@@ -64,6 +66,11 @@ describe('manifest.yml', () => {
     if (code.includes("app.event('app_mention'")) {
       scopes.add('app_mentions:read');
       events.push('app_mention');
+    }
+    if (code.includes("app.event('assistant_thread_started'")) {
+      scopes.add('assistant:write');
+      events.push('assistant_thread_started');
+      expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
     }
     if (code.includes('app.message(')) {
       for (const [event, scope] of [

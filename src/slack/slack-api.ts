@@ -139,6 +139,28 @@ export class SlackApi {
     );
   }
 
+  /** Example questions offered in a new assistant-view thread. */
+  async suggestPrompts(
+    channel: string,
+    threadTs: string,
+    prompts: { title: string; message: string }[],
+  ): Promise<void> {
+    await this.call('assistant.threads.setSuggestedPrompts', () =>
+      this.client.assistant.threads.setSuggestedPrompts({
+        channel_id: channel,
+        thread_ts: threadTs,
+        prompts,
+      }),
+    );
+  }
+
+  /** The assistant-view thread's name in the history list. */
+  async titleThread(channel: string, threadTs: string, title: string): Promise<void> {
+    await this.call('assistant.threads.setTitle', () =>
+      this.client.assistant.threads.setTitle({ channel_id: channel, thread_ts: threadTs, title }),
+    );
+  }
+
   async react(channel: string, ts: string, name: string): Promise<void> {
     await this.harmless(['already_reacted'], () =>
       this.call('reactions.add', () => this.client.reactions.add({ channel, timestamp: ts, name })),

@@ -126,6 +126,17 @@ export function createSlackApp(options: SlackAppOptions, { service, store, api }
     }
   });
 
+  // A new thread in the assistant view: offer example questions; the person's message there starts research.
+  app.event('assistant_thread_started', async ({ event, body }) => {
+    const { channel_id: channel, thread_ts: threadTs } = event.assistant_thread;
+    try {
+      if (!(await once(`event:${body.event_id}`))) return;
+      await service.greetAssistantThread(channel, threadTs);
+    } catch (err) {
+      log.warn({ err, channel }, 'could not greet the assistant thread');
+    }
+  });
+
   app.event('app_mention', async ({ event, body, context }) => {
     if (event.bot_id || !event.user) return;
     const teamId = body.team_id;

@@ -19,6 +19,8 @@ const RATES: Record<string, Rate & { perChannel?: boolean }> = {
   'chat.delete': { burst: 5, everyMs: 1300 },
   'reactions.add': { burst: 5, everyMs: 1300 },
   conversations: { burst: 3, everyMs: 1300 },
+  // assistant.threads.setSuggestedPrompts / setTitle
+  assistant: { burst: 5, everyMs: 1300 },
   // Tier 2 (20+ a minute)
   'reactions.remove': { burst: 3, everyMs: 3100 },
   // Tier 4 (100+ a minute), each step of a files v2 upload on its own

@@ -22,6 +22,8 @@ export interface SlackSessionsDeps {
   log: Logger;
   newSessionId: () => string;
   limits: { perUser: number; maxQuestionChars: number };
+  /** Example questions offered in a new assistant-view thread. */
+  suggestedPrompts: string[];
   /** How long a new session may wait for a worker before the thread is told it is queued. */
   queueNoticeMs?: number;
 }
@@ -104,6 +106,14 @@ export class SlackSessions {
       role: 'mention',
       roleTs: message.ts,
     });
+    // The first research in a direct-message thread names it (the assistant view's thread list).
+    if (message.isDm && message.threadTs && !latest) {
+      await this.deps.api
+        .titleThread(message.channelId, threadTs, oneLine(question, 80))
+        .catch((err) =>
+          this.deps.log.warn({ err, channel: message.channelId }, 'could not title the thread'),
+        );
+    }
   }
 
   /** A reply in a thread that does not mention the bot: only the requester's answer to open questions counts. */
@@ -111,7 +121,11 @@ export class SlackSessions {
     const latest = (
       await this.deps.sessions.threadSessions(message.teamId, message.channelId, message.threadTs)
     )[0];
-    if (!latest) return;
+    // A direct-message thread without research (an assistant-view thread, say): the message is the question.
+    if (!latest) {
+      if (message.isDm) await this.onMention(message);
+      return;
+    }
     if (latest.status === 'clarifying') {
       if (latest.requester === message.userId)
         await this.answer(latest, message.text, message.userId, 'answered');
@@ -129,6 +143,12 @@ export class SlackSessions {
     if (row.requester !== userId) return `Only <@${row.requester}> can start this research.`;
     await this.answer(row, null, userId, 'skipped');
     return undefined;
+  }
+
+  /** A new assistant-view thread: offer the example questions (a greeting, so a failure is only logged). */
+  async greetAssistantThread(channelId: string, threadTs: string): Promise<void> {
+    const prompts = this.deps.suggestedPrompts.map((message) => ({ title: oneLine(message, 60), message }));
+    await this.deps.api.suggestPrompts(channelId, threadTs, prompts);
   }
 
   /** A reader's verdict from the report's feedback buttons: one per person, the latest click counts. */
@@ -265,4 +285,9 @@ export class SlackSessions {
   private async checkLimit(userId: string): Promise<string | undefined> {
     return tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
   }
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -73,6 +73,13 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const held: { when: (method: string, args: Record<string, unknown>) => boolean; arrived: () => void }[] =
     [];
   const slow: { method: string; ms: number; arrived: () => void }[] = [];
+  /** What the app set on each assistant-view thread, by `channel:thread_ts`. */
+  const assistant = new Map<string, { prompts?: { title: string; message: string }[]; title?: string }>();
+  const assistantThread = (channel: string, threadTs: string) => {
+    const key = `${channel}:${threadTs}`;
+    if (!assistant.has(key)) assistant.set(key, {});
+    return assistant.get(key)!;
+  };
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
   const stats = { postLimited: 0, updateLimited: 0 };
@@ -271,6 +278,28 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
           })),
         });
       }
+      // The assistant view (docs.slack.dev: assistant.threads.*): a thread is channel_id + thread_ts.
+      case 'assistant.threads.setSuggestedPrompts': {
+        const prompts = parseJson(args.prompts) as { title?: unknown; message?: unknown }[] | undefined;
+        const valid =
+          Array.isArray(prompts) &&
+          prompts.length >= 1 &&
+          prompts.length <= 4 &&
+          prompts.every(
+            (p) => typeof p.title === 'string' && p.title && typeof p.message === 'string' && p.message,
+          );
+        if (!args.channel_id || !args.thread_ts || !valid) return fail('invalid_arguments');
+        assistantThread(String(args.channel_id), String(args.thread_ts)).prompts = prompts as {
+          title: string;
+          message: string;
+        }[];
+        return ok({});
+      }
+      case 'assistant.threads.setTitle': {
+        if (!args.channel_id || !args.thread_ts || !args.title) return fail('invalid_arguments');
+        assistantThread(String(args.channel_id), String(args.thread_ts)).title = String(args.title);
+        return ok({});
+      }
       default:
         return fail('unknown_method');
     }
@@ -352,6 +381,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     files,
     notInChannel,
     archived,
+    /** What the app set on an assistant-view thread (suggested prompts, title). */
+    assistantThread: (channel: string, threadTs: string) => assistant.get(`${channel}:${threadTs}`),
     /** Reactions on a message (the bot's or a person's), by channel and ts. */
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,

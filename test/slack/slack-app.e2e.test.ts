@@ -86,6 +86,54 @@ describe('the Slack app, end to end', () => {
     expect(show.out.text).toMatch(/^Feedback: 1 good, 1 not good \(UANN not good .+; UBOB good .+\)$/m);
   }, 60_000);
 
+  it('works in the assistant view: example questions, a message in the thread researched there, a title', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }), {
+      SUGGESTED_PROMPTS: 'What is tidal power? | How do tides work?',
+    });
+    const app = await h.start();
+    const threadTs = userTs();
+    const started = await signedPost(
+      app.url,
+      eventCallback({
+        type: 'assistant_thread_started',
+        assistant_thread: { user_id: 'UANN', channel_id: 'D1', thread_ts: threadTs, context: {} },
+        event_ts: userTs(),
+      }),
+      JSON_TYPE,
+    );
+    expect(started.status).toBe(200);
+    const greeted = await eventually(
+      () => h!.slack.assistantThread('D1', threadTs)?.prompts,
+      10_000,
+      'prompts',
+    );
+    expect(greeted).toEqual([
+      { title: 'What is tidal power?', message: 'What is tidal power?' },
+      { title: 'How do tides work?', message: 'How do tides work?' },
+    ]);
+
+    const asked = userTs();
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'message',
+        channel: 'D1',
+        channel_type: 'im',
+        user: 'UANN',
+        text: 'How do tides work?',
+        ts: asked,
+        thread_ts: threadTs,
+      }),
+      JSON_TYPE,
+    );
+    const file = await eventually(() => h!.slack.files.find((f) => f.title), 20_000, 'report.md');
+    expect(file.threadTs).toBe(threadTs);
+    expect(h.slack.assistantThread('D1', threadTs)?.title).toBe('How do tides work?');
+    const thread = h.slack.thread('D1', threadTs).map(render);
+    expect(thread.some((t) => t.startsWith('*Sources*'))).toBe(true);
+    expect((await storedSessions(h)).map((s) => s.question)).toEqual(['How do tides work?']);
+  }, 60_000);
+
   it('finishes what it started for a command acknowledged just before shut-down', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }));
     const app = await h.start();
