@@ -41,6 +41,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
+  'assistant.threads.setStatus': ['assistant:write'],
 };
 
 describe('manifest.yml', () => {

@@ -154,6 +154,13 @@ export class SlackApi {
     );
   }
 
+  /** The assistant-view thread's status line ("is searching …"); empty clears it. */
+  async setStatus(channel: string, threadTs: string, status: string): Promise<void> {
+    await this.call('assistant.threads.setStatus', () =>
+      this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }),
+    );
+  }
+
   /** The assistant-view thread's name in the history list. */
   async titleThread(channel: string, threadTs: string, title: string): Promise<void> {
     await this.call('assistant.threads.setTitle', () =>

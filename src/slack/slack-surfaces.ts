@@ -58,7 +58,15 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     claimMs: options.claimMs,
     pollMs: options.pollMs,
   });
-  const deps = { outbox: store.outbox, dispatcher, edits, sessions: store.sessions, clock: options.clock };
+  const deps = {
+    outbox: store.outbox,
+    dispatcher,
+    edits,
+    sessions: store.sessions,
+    clock: options.clock,
+    setStatus: (channel: string, threadTs: string, status: string) =>
+      api.setStatus(channel, threadTs, status),
+  };
   return {
     surfaceFor: (row, state, log) => ThreadPublisher.open(deps, row, state, log),
     dispatcher,

@@ -74,7 +74,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     [];
   const slow: { method: string; ms: number; arrived: () => void }[] = [];
   /** What the app set on each assistant-view thread, by `channel:thread_ts`. */
-  const assistant = new Map<string, { prompts?: { title: string; message: string }[]; title?: string }>();
+  const assistant = new Map<
+    string,
+    { prompts?: { title: string; message: string }[]; title?: string; statuses?: string[] }
+  >();
   const assistantThread = (channel: string, threadTs: string) => {
     const key = `${channel}:${threadTs}`;
     if (!assistant.has(key)) assistant.set(key, {});
@@ -293,6 +296,13 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
           title: string;
           message: string;
         }[];
+        return ok({});
+      }
+      case 'assistant.threads.setStatus': {
+        if (!args.channel_id || !args.thread_ts || typeof args.status !== 'string')
+          return fail('invalid_arguments');
+        const thread = assistantThread(String(args.channel_id), String(args.thread_ts));
+        thread.statuses = [...(thread.statuses ?? []), String(args.status)];
         return ok({});
       }
       case 'assistant.threads.setTitle': {

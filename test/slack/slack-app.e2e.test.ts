@@ -129,6 +129,12 @@ describe('the Slack app, end to end', () => {
     const file = await eventually(() => h!.slack.files.find((f) => f.title), 20_000, 'report.md');
     expect(file.threadTs).toBe(threadTs);
     expect(h.slack.assistantThread('D1', threadTs)?.title).toBe('How do tides work?');
+    // While research ran, the status line said what was happening.
+    expect(h.slack.assistantThread('D1', threadTs)?.statuses).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^is (writing a research plan|searching|writing the report)/),
+      ]),
+    );
     const thread = h.slack.thread('D1', threadTs).map(render);
     expect(thread.some((t) => t.startsWith('*Sources*'))).toBe(true);
     expect((await storedSessions(h)).map((s) => s.question)).toEqual(['How do tides work?']);

@@ -23,6 +23,7 @@ import {
 import { safeText } from '../render/mrkdwn.js';
 import { SessionThread } from '../thread/session-thread.js';
 import { roleKey, ThreadMessages } from '../thread/thread-roles.js';
+import { AssistantStatus, type SetStatus, statusText } from './assistant-status.js';
 import type { EditScheduler } from './edit-scheduler.js';
 
 export interface ThreadPublisherDeps {
@@ -33,6 +34,8 @@ export interface ThreadPublisherDeps {
   clock: Clock;
   /** How often the progress message refreshes its elapsed time when nothing else changes. */
   tickMs?: number;
+  /** The assistant view's status line, for sessions in direct-message threads. */
+  setStatus?: SetStatus;
 }
 
 /**
@@ -47,6 +50,7 @@ export class ThreadPublisher implements SessionSurface {
   private closed = false;
   private lookedUpAt = 0;
   private readonly unsubscribe: () => void;
+  private readonly status?: AssistantStatus;
 
   private constructor(
     private readonly deps: ThreadPublisherDeps,
@@ -57,6 +61,14 @@ export class ThreadPublisher implements SessionSurface {
     private startedAt: number | null,
     private readonly log: Logger,
   ) {
+    // Direct-message threads may be assistant-view threads: their status line says what is happening.
+    if (deps.setStatus && row.channelId?.startsWith('D') && row.threadTs) {
+      this.status = new AssistantStatus(
+        deps.setStatus,
+        { channel: row.channelId, threadTs: row.threadTs },
+        log,
+      );
+    }
     this.unsubscribe = deps.dispatcher.onDelivered((d) => {
       if (d.sessionId !== row.id) return;
       this.owned.set(d.role, { channelId: d.channelId, ts: d.ts });
@@ -88,11 +100,14 @@ export class ThreadPublisher implements SessionSurface {
       this.startedAt = this.now();
     if (event.type === 'plan_done') this.showPlan(event.plan);
     else this.refresh();
+    this.status?.show(statusText(this.progress));
   }
 
   /** The writes that show how the session came to rest; the worker records them with its status. */
   async outcomeIntents(settled: Settled): Promise<OutboxIntent[]> {
     this.stopTicking();
+    // Slack clears the status when the report is posted in the thread.
+    this.status?.close();
     const t = this.thread;
     const id = this.row.id;
     if (settled.kind === 'needs_clarification') {
@@ -146,6 +161,7 @@ export class ThreadPublisher implements SessionSurface {
   /** The intents are recorded: stop showing live state and let the dispatcher deliver them now. */
   async close(): Promise<void> {
     this.stopTicking();
+    this.status?.close();
     this.closed = true;
     this.unsubscribe();
     this.deps.edits.forget(this.row.id);
