@@ -52,9 +52,11 @@ export function reportDocument(question: string, report: FinalReport, footer: st
     const link = s.url ? `[${escapeBrackets(title)}](${s.url})` : escapeBrackets(title);
     return `${s.n}. ${link}${detail ? `, ${detail}` : ''}`;
   });
-  // One title: the report's own H1 when it has one, else the question.
-  const titled = /^#\s/.test(report.markdown.trimStart());
-  const parts = titled ? [report.markdown.trim()] : [`# ${question.split('\n')[0]}`, report.markdown];
+  // One title, first: the report's own H1 when it opens with one (after a partial-report banner), else the question.
+  const own = /^((?:>[^\n]*\n)*\s*)(# [^\n]*)\n?/.exec(report.markdown.trimStart());
+  const parts = own
+    ? [own[2]!, `${own[1]!.trim()}\n\n${report.markdown.trimStart().slice(own[0].length).trimStart()}`.trim()]
+    : [`# ${question.split('\n')[0]}`, report.markdown];
   if (sources.length) parts.push(`## Sources\n\n${sources.join('\n')}`);
   parts.push(`_${footer}_`);
   return `${parts.join('\n\n')}\n`;

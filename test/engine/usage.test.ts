@@ -84,6 +84,13 @@ describe('usage', () => {
     const titled = reportDocument('Why?', { ...report, markdown: '# Heat pumps\n\nBody.' }, 'footer');
     expect(titled.match(/^# /gm)).toEqual(['# ']);
     expect(titled.startsWith('# Heat pumps')).toBe(true);
+    const partial = reportDocument(
+      'Why?',
+      { ...report, markdown: '> **Partial report:** time ran out.\n\n# Heat pumps\n\nBody.' },
+      'footer',
+    );
+    expect(partial.match(/^# .*/gm)).toEqual(['# Heat pumps']);
+    expect(partial.startsWith('# Heat pumps\n\n> **Partial report:** time ran out.\n\nBody.')).toBe(true);
     const untitled = reportDocument('Why?\nmore', report, 'footer');
     expect(untitled.match(/^# .*/gm)).toEqual(['# Why?']);
   });
