@@ -5,7 +5,7 @@ import type { OutboxStore } from '../store/outbox-store.js';
 import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
-import { clarifyMessage, noticeMessage, rootMessage } from './render/messages.js';
+import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
 import { CANNOT_POST, tooManySessions } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
 import { type SlackApi, SlackCallError } from './slack-api.js';
@@ -285,9 +285,4 @@ export class SlackSessions {
   private async checkLimit(userId: string): Promise<string | undefined> {
     return tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
   }
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -1,4 +1,4 @@
-import type { Nodes, Parents, Root } from 'mdast';
+import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
@@ -22,13 +22,10 @@ export function readMarkdown(markdown: string): Root {
   });
 }
 
-/** Every node from `tree` down, depth first, with its parent; `visit` returning 'skip' leaves the node's children out. */
-export function walk(tree: Nodes, visit: (node: Nodes, parent: Parents | null) => 'skip' | undefined): void {
-  const go = (node: Nodes, parent: Parents | null) => {
-    if (visit(node, parent) === 'skip' || !('children' in node)) return;
-    for (const child of node.children) go(child, node);
-  };
-  go(tree, null);
+/** Every node from `tree` down, depth first; `visit` returning 'skip' leaves the node's children out. */
+export function walk(tree: Nodes, visit: (node: Nodes) => 'skip' | undefined): void {
+  if (visit(tree) === 'skip' || !('children' in tree)) return;
+  for (const child of tree.children) walk(child, visit);
 }
 
 /** Link reference definitions (`[id]: url`) by identifier. */

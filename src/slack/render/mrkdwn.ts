@@ -1,4 +1,4 @@
-import type { List, Nodes, PhrasingContent, RootContent, Table } from 'mdast';
+import type { List, Nodes, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
 import { bareUrls } from '../../engine/markdown/bare-urls.js';
 import { definitionsOf, readMarkdown } from '../../engine/markdown/read-markdown.js';
@@ -50,20 +50,26 @@ interface Context {
 }
 
 export function markdownToMrkdwn(markdown: string, citation: CitationLink = () => undefined): string {
-  const tree = readMarkdown(autolinkBareUrls(markdown.replace(/\r\n?/g, '\n')));
+  const tree = readWithAutolinks(markdown.replace(/\r\n?/g, '\n'));
   const definitions = definitionsOf(tree);
   return blocks(tree.children, { citation, definitions, plain: false }).trim();
 }
 
-/** Bare URLs written as `<url>` first, so `~~` or `*` inside one is never read as a mark. */
-function autolinkBareUrls(markdown: string): string {
+/**
+ * The Markdown read with its bare URLs written as `<url>` first, so `~~` or
+ * `*` inside one is never read as a mark (read again only when there are some).
+ */
+function readWithAutolinks(markdown: string): Root {
+  const tree = readMarkdown(markdown);
+  const bare = bareUrls(markdown, tree);
+  if (bare.length === 0) return tree;
   let out = '';
   let position = 0;
-  for (const { start, end } of bareUrls(markdown, readMarkdown(markdown))) {
+  for (const { start, end } of bare) {
     out += `${markdown.slice(position, start)}<${markdown.slice(start, end)}>`;
     position = end;
   }
-  return out + markdown.slice(position);
+  return readMarkdown(out + markdown.slice(position));
 }
 
 function blocks(nodes: RootContent[], ctx: Context, depth = 0): string {
@@ -95,7 +101,7 @@ function block(node: RootContent, ctx: Context, depth: number): string {
     case 'definition':
       return '';
     case 'footnoteDefinition':
-      return `[^${node.label ?? node.identifier}] ${blocks(node.children, ctx, depth)}`;
+      return `[^${safeText(node.label ?? node.identifier)}] ${blocks(node.children, ctx, depth)}`;
     default:
       return safeText(textOf(node));
   }

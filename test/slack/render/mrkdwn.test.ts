@@ -37,6 +37,8 @@ describe('markdownToMrkdwn', () => {
     expect(out).toContain('@\u200bchannel');
     expect(out).toContain('@\u200beveryone');
     expect(safeText('<!channel> & <@U1>')).toBe('&lt;!channel&gt; &amp; &lt;@U1&gt;');
+    // Footnote labels are model text too.
+    expect(convert('Text[^<!channel>]\n\n[^<!channel>]: note')).not.toMatch(/<[!@]/);
   });
 
   it('keeps code as it is (escaped the way Slack needs) and never converts markup inside it', () => {
