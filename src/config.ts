@@ -93,6 +93,8 @@ const schema = z.object({
   SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
   MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
   DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
+  // auto: the report as a canvas with its summary in the thread, as messages where canvases are not available.
+  REPORT_FORMAT: optionalText.pipe(z.enum(['auto', 'canvas', 'messages']).default('auto')),
   // Example questions a new assistant-view thread offers, separated by "|" (Slack shows at most 4).
   SUGGESTED_PROMPTS: z
     .string()
@@ -206,6 +208,7 @@ export interface Config {
     /** How long Slack writes are retried before a session is undeliverable. */
     deliveryDeadlineHours: number;
     suggestedPrompts: string[];
+    reportFormat: 'auto' | 'canvas' | 'messages';
   };
   logLevel?: string;
 }
@@ -285,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       maxQuestionChars: e.MAX_QUESTION_CHARS,
       deliveryDeadlineHours: e.DELIVERY_DEADLINE_HOURS,
       suggestedPrompts: e.SUGGESTED_PROMPTS,
+      reportFormat: e.REPORT_FORMAT,
     },
     logLevel: e.LOG_LEVEL,
   };

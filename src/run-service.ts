@@ -70,6 +70,7 @@ export async function runService(
           claimMs: config.jobs.leaseMs,
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
+          reportFormat: slack.reportFormat,
         })
       : undefined;
     // Without Slack credentials this process cannot publish to threads, so it leaves Slack sessions to others.

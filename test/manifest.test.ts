@@ -42,6 +42,10 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
   'assistant.threads.setStatus': ['assistant:write'],
+  // The report as a canvas, readable by the channel (or the requester in a DM).
+  'canvases.create': ['canvases:write'],
+  'canvases.access.set': ['canvases:write'],
+  'canvases.delete': ['canvases:write'],
 };
 
 describe('manifest.yml', () => {
@@ -57,10 +61,7 @@ describe('manifest.yml', () => {
   });
 
   it('asks for exactly the scopes, events and command the code uses', () => {
-    const used = Object.keys(METHOD_SCOPES).filter((m) => {
-      const [group, name] = m.includes('.') ? m.split('.') : ['', m];
-      return code.includes(group ? `client.${group}.${name}(` : `client.${name}(`);
-    });
+    const used = Object.keys(METHOD_SCOPES).filter((m) => code.includes(`client.${m}(`));
     const scopes = new Set(used.flatMap((m) => METHOD_SCOPES[m]!));
     if (code.includes("app.command('/research'")) scopes.add('commands');
     const events: string[] = [];

@@ -47,19 +47,32 @@ function pagesText(usage: Usage): string {
 
 /** The whole report as one Markdown document (the CLI's --out file and the Slack report.md). */
 export function reportDocument(question: string, report: FinalReport, footer: string): string {
+  const { title, body } = titled(question, report.markdown);
+  const parts = [`# ${title}`, body];
+  if (report.sources.length) parts.push(sourceList(report));
+  parts.push(`_${footer}_`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** `## Sources` and the numbered list, titles linked to their pages. */
+export function sourceList(report: FinalReport): string {
   const sources = report.sources.map((s) => {
     const { title, detail } = sourceLabel(s);
     const link = s.url ? `[${escapeBrackets(title)}](${s.url})` : escapeBrackets(title);
     return `${s.n}. ${link}${detail ? `, ${detail}` : ''}`;
   });
-  // One title, first: the report's own H1 when it opens with one (after a partial-report banner), else the question.
-  const own = /^((?:>[^\n]*\n)*\s*)(# [^\n]*)\n?/.exec(report.markdown.trimStart());
-  const parts = own
-    ? [own[2]!, `${own[1]!.trim()}\n\n${report.markdown.trimStart().slice(own[0].length).trimStart()}`.trim()]
-    : [`# ${question.split('\n')[0]}`, report.markdown];
-  if (sources.length) parts.push(`## Sources\n\n${sources.join('\n')}`);
-  parts.push(`_${footer}_`);
-  return `${parts.join('\n\n')}\n`;
+  return `## Sources\n\n${sources.join('\n')}`;
+}
+
+/**
+ * One title: the report's own H1 when it opens with one (after a
+ * partial-report banner), else the question's first line; the body without it.
+ */
+export function titled(question: string, markdown: string): { title: string; body: string } {
+  const text = markdown.trimStart();
+  const own = /^((?:>[^\n]*\n)*\s*)# ([^\n]*)\n?/.exec(text);
+  if (!own) return { title: question.split('\n')[0]!, body: markdown };
+  return { title: own[2]!, body: `${own[1]!.trim()}\n\n${text.slice(own[0].length).trimStart()}`.trim() };
 }
 
 function escapeBrackets(text: string): string {

@@ -1,4 +1,5 @@
 import {
+  type AuthTestResponse,
   LogLevel,
   WebAPIPlatformError,
   WebAPIRateLimitedError,
@@ -87,6 +88,8 @@ interface HistoryMessage {
  * and is then waited out here (listeners) or handed back (the dispatcher).
  */
 export class SlackApi {
+  private auth?: Promise<AuthTestResponse>;
+
   constructor(
     readonly client: WebClient,
     readonly limits: SlackRateLimits = new SlackRateLimits(),
@@ -249,10 +252,51 @@ export class SlackApi {
     return found?.ts;
   }
 
-  /** Who the token belongs to (`auth.test`): the bot's user and bot ids. */
+  /** A canvas holding `markdown`, owned by the app and shared with no one yet; its id. */
+  async createCanvas(title: string, markdown: string): Promise<string> {
+    const result = await this.call('canvases.create', () =>
+      this.client.canvases.create({ title, document_content: { type: 'markdown', markdown } }),
+    );
+    return String((result as { canvas_id?: string }).canvas_id);
+  }
+
+  /**
+   * Lets a channel's members (or, in a direct message, the person: Slack
+   * takes no DM channel ids here) read the canvas.
+   */
+  async shareCanvas(canvasId: string, to: { channel: string } | { user: string }): Promise<void> {
+    await this.call('canvases.access.set', () =>
+      this.client.canvases.access.set({
+        canvas_id: canvasId,
+        access_level: 'read',
+        ...('channel' in to ? { channel_ids: [to.channel] } : { user_ids: [to.user] }),
+      }),
+    );
+  }
+
+  async deleteCanvas(canvasId: string): Promise<void> {
+    await this.call('canvases.delete', () => this.client.canvases.delete({ canvas_id: canvasId }));
+  }
+
+  /** A canvas's address: the workspace's URL + /docs/TEAM/CANVAS. */
+  async canvasUrl(canvasId: string): Promise<string> {
+    const { url, team_id } = await this.authTest();
+    return `${String(url ?? '').replace(/\/?$/, '/')}docs/${String(team_id ?? '')}/${canvasId}`;
+  }
+
+  /** Who the token belongs to: the bot's user and bot ids. */
   async identity(): Promise<{ botUserId: string; botId: string }> {
-    const result = await this.call('auth.test', () => this.client.auth.test());
+    const result = await this.authTest();
     return { botUserId: String(result.user_id ?? ''), botId: String(result.bot_id ?? '') };
+  }
+
+  /** `auth.test`, asked once per client (a failure is not kept). */
+  private authTest(): Promise<AuthTestResponse> {
+    this.auth ??= this.call('auth.test', () => this.client.auth.test()).catch((error) => {
+      this.auth = undefined;
+      throw error;
+    });
+    return this.auth;
   }
 
   /** Workspace admins and owners may cancel anyone's research. */

@@ -21,8 +21,9 @@ const RATES: Record<string, Rate & { perChannel?: boolean }> = {
   conversations: { burst: 3, everyMs: 1300 },
   // assistant.threads.setSuggestedPrompts / setTitle
   assistant: { burst: 5, everyMs: 1300 },
-  // Tier 2 (20+ a minute)
+  // Tier 2 (20+ a minute); canvases.create is Tier 2, and its share and delete go with it
   'reactions.remove': { burst: 3, everyMs: 3100 },
+  canvases: { burst: 3, everyMs: 3100 },
   // Tier 4 (100+ a minute), each step of a files v2 upload on its own
   'files.getUploadURLExternal': { burst: 10, everyMs: 650 },
   'files.completeUploadExternal': { burst: 10, everyMs: 650 },

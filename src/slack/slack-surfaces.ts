@@ -8,6 +8,7 @@ import { ThreadPublisher } from './publish/thread-publisher.js';
 import { slackApiFor } from './slack-api.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
 import { closingIntents } from './thread/closing-intents.js';
+import type { ReportFormat } from './thread/report-intents.js';
 
 export interface SlackDeliveryOptions {
   botToken: string;
@@ -22,6 +23,7 @@ export interface SlackDeliveryOptions {
   claimMs: number;
   editIntervalMs?: number;
   pollMs?: number;
+  reportFormat: ReportFormat;
 }
 
 export interface SlackDelivery {
@@ -66,6 +68,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     clock: options.clock,
     setStatus: (channel: string, threadTs: string, status: string) =>
       api.setStatus(channel, threadTs, status),
+    reportFormat: options.reportFormat,
   };
   return {
     surfaceFor: (row, state, log) => ThreadPublisher.open(deps, row, state, log),

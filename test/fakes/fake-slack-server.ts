@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeCanvases } from './fake-slack-canvases.js';
 
 export interface FakeMessage {
   channel: string;
@@ -83,6 +84,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     if (!assistant.has(key)) assistant.set(key, {});
     return assistant.get(key)!;
   };
+  const canvases = fakeCanvases(parseJson);
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
   const stats = { postLimited: 0, updateLimited: 0 };
@@ -310,8 +312,11 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         assistantThread(String(args.channel_id), String(args.thread_ts)).title = String(args.title);
         return ok({});
       }
-      default:
-        return fail('unknown_method');
+      default: {
+        const answer = canvases.handle(method, args);
+        if (!answer) return fail('unknown_method');
+        return answer.ok ? ok(answer.body) : fail(answer.error);
+      }
     }
   }
 
@@ -391,6 +396,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     files,
     notInChannel,
     archived,
+    /** Canvases the app made (deleted ones marked). */
+    canvases: canvases.canvases,
     /** What the app set on an assistant-view thread (suggested prompts, title). */
     assistantThread: (channel: string, threadTs: string) => assistant.get(`${channel}:${threadTs}`),
     /** Reactions on a message (the bot's or a person's), by channel and ts. */

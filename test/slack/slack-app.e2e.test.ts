@@ -23,20 +23,34 @@ afterEach(async () => {
 const isProgress = (m: FakeMessage) =>
   m.history.some((v) => /^:\w+: \*(Planning|Researching|Writing the report|Research complete)\*/.test(v));
 
+/** The report's summary in the thread (its section is "## Report" in the rule model's reports). */
+const SUMMARY = ':memo: *Report*';
+
+/** Every citation link in a canvas points where its numbered source does; the list has `sources` entries. */
+function expectCitationsResolve(markdown: string, sources: number) {
+  const list = new Map(
+    [...markdown.matchAll(/^(\d+)\. \[[^\]]*\]\((\S+)\)/gm)].map((m) => [Number(m[1]), m[2]]),
+  );
+  expect(list.size).toBe(sources);
+  const cited = [...markdown.matchAll(/\[(\d+)\]\((\S+?)\)/g)];
+  expect(cited.length).toBeGreaterThan(0);
+  for (const [, n, url] of cited) expect(list.get(Number(n))).toBe(url);
+}
+
 let tsCounter = 0;
 const userTs = () => `1800000000.${String(++tsCounter).padStart(6, '0')}`;
 
 describe('the Slack app, end to end', () => {
-  it('stores one feedback vote per reader from the buttons under the sources, the latest click counting', async () => {
+  it('stores one feedback vote per reader from the buttons under the summary, the latest click counting', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }));
     const app = await h.start();
     await signedPost(app.url, slashCommand('How do tides work?', 'UANN', h.slack.responseUrl('cmd')), FORM);
     const sources = await eventually(
       () => h!.slack.messages.find((m) => m.blocks.some((b) => b.type === 'context_actions')),
       20_000,
-      'the sources message with feedback buttons',
+      'the summary with feedback buttons',
     );
-    expect(render(sources)).toMatch(/^\*Sources\*/);
+    expect(render(sources)).toMatch(/^:memo: \*Report\*/);
     const buttons = (
       sources.blocks.find((b) => b.type === 'context_actions')!.elements as unknown as {
         action_id: string;
@@ -136,7 +150,9 @@ describe('the Slack app, end to end', () => {
       ]),
     );
     const thread = h.slack.thread('D1', threadTs).map(render);
-    expect(thread.some((t) => t.startsWith('*Sources*'))).toBe(true);
+    expect(thread.some((t) => t.startsWith(':memo: *Report*'))).toBe(true);
+    // Slack takes no DM channel for canvas access: the person is given it.
+    expect(h.slack.canvases.map((c) => c.readers)).toEqual([{ channels: [], users: ['UANN'] }]);
     expect((await storedSessions(h)).map((s) => s.question)).toEqual(['How do tides work?']);
   }, 60_000);
 
@@ -203,11 +219,22 @@ describe('the Slack app, end to end', () => {
     expect(render(clarify)).toContain('Answered by <@UANN>');
     expect(clarify.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect(thread.some((t) => t.startsWith(':clipboard: *Research plan*\n1. Topic 1'))).toBe(true);
-    const report = thread.find((t) => t.startsWith('*Report*'))!;
-    expect(report).toContain('Finding from Topic 1 <https://example.com/topic-1|[1]>.');
-    const sources = thread.find((t) => t.startsWith('*Sources*'))!;
-    expect(sources).toContain('<https://example.com/topic-1|[1] Topic 1>, example.com');
-    expect(sources).toMatch(/session [0-9a-f-]{36}/);
+    // The thread has the summary, linked to the whole report in a canvas the channel can read.
+    const summary = thread.find((t) => t.startsWith(SUMMARY))!;
+    expect(summary).toContain('Finding from Topic 1 <https://example.com/topic-1|[1]>.');
+    expect(summary).toMatch(/session [0-9a-f-]{36}/);
+    expect(thread.some((t) => t.startsWith('*Sources*'))).toBe(false);
+    expect(h.slack.canvases).toHaveLength(1);
+    const canvas = h.slack.canvases[0]!;
+    const canvasLink = `https://test.slack.com/docs/T1/${canvas.id}`;
+    expect(summary).toContain(`:page_facing_up: *<${canvasLink}|Full report>* · 2 sources\n`);
+    expect(canvas).toMatchObject({
+      title: 'How do heat pumps compare with gas boilers?',
+      readers: { channels: ['C1'], users: [] },
+    });
+    expect(canvas.markdown).toContain('Finding from Topic 1 [[1](https://example.com/topic-1)].');
+    expectCitationsResolve(canvas.markdown, 2);
+    expect(canvas.markdown).toMatch(/_\d+s · .* · session [0-9a-f-]{36}_$/);
     expect(file.content).toContain('# How do heat pumps compare with gas boilers?');
     expect(file.threadTs).toBe(root.ts);
     const progress = h.slack.thread('C1', root.ts).find((m) => isProgress(m))!;
@@ -218,7 +245,7 @@ describe('the Slack app, end to end', () => {
     );
     expect(progress.blocks.some((b) => b.type === 'actions')).toBe(false);
     await eventually(() => render(root).includes('*Report ready*'), 5000, 'root status');
-    expect(render(root)).toContain('|read the report>');
+    expect(render(root)).toContain(`<${canvasLink}|read the report>`);
 
     // Only the requester's reply reached the model.
     const asked = JSON.stringify(h.model.requests);
@@ -269,7 +296,7 @@ describe('mentions', () => {
     );
     expect(h.slack.reactionsOn('C1', ts)).toEqual(['white_check_mark']);
     const thread = h.slack.thread('C1', ts).map(render);
-    expect(thread.some((t) => t.startsWith('*Report*'))).toBe(true);
+    expect(thread.some((t) => t.startsWith(SUMMARY))).toBe(true);
     expect(await storedSessions(h)).toMatchObject([
       { status: 'done', turn: 1, question: 'What is the state of fusion power?' },
     ]);
@@ -292,7 +319,7 @@ describe('mentions', () => {
     ]);
     const followUpRequest = JSON.stringify(h.model.requests.at(-1));
     expect(followUpRequest).toContain('Earlier question: What is the state of fusion power?');
-    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(2);
+    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith(SUMMARY))).toHaveLength(2);
   });
 
   it('handles a retried event and a double click once', async () => {
@@ -323,7 +350,7 @@ describe('mentions', () => {
     await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 10_000, 'done');
     expect(await storedSessions(h)).toHaveLength(1);
     expect(render(clarify)).toContain('<@UANN> started without answering');
-    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
+    expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith(SUMMARY))).toHaveLength(1);
     expect(h.slack.thread('C1', ts).filter((m) => render(m).startsWith(':clipboard:'))).toHaveLength(1);
     expect(JSON.stringify(h.model.requests)).toContain('I chose not to answer them');
   });
@@ -399,6 +426,7 @@ describe('long and hostile reports', () => {
         reportChars: 45_000,
         reportExtra: 'Alert <!channel> <!here> and ping <@U123> and <!subteam^S1|@devs> @everyone',
       }),
+      { REPORT_FORMAT: 'messages' },
     );
     const app = await h.start();
     await signedPost(
@@ -494,9 +522,10 @@ describe('restarts', () => {
       5000,
       'final progress',
     );
-    expect(kinds.filter((k) => k.startsWith('*Report*'))).toHaveLength(1);
-    // After the restart only the report and sources were posted; everything else was edited.
-    expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage').length - postsBefore).toBe(2);
+    expect(kinds.filter((k) => k.startsWith(SUMMARY))).toHaveLength(1);
+    // After the restart only the summary was posted (the report went to one canvas); everything else was edited.
+    expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage').length - postsBefore).toBe(1);
+    expect(h.slack.canvases).toHaveLength(1);
     expect((await storedSessions(h))[0]!.status).toBe('done');
   }, 40_000);
 });
@@ -580,7 +609,7 @@ describe('DMs, status and admins', () => {
       10_000,
       'DM research',
     );
-    expect(h.slack.thread('D1', ts).some((m) => render(m).startsWith('*Report*'))).toBe(true);
+    expect(h.slack.thread('D1', ts).some((m) => render(m).startsWith(SUMMARY))).toBe(true);
 
     await signedPost(app.url, slashCommand('status', 'UANN', h.slack.responseUrl('status')), FORM);
     const status = await eventually(

@@ -23,6 +23,7 @@ describe.each([
       '004_delivery.sql',
       '005_cached_tokens.sql',
       '006_feedback.sql',
+      '007_canvas.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -34,6 +35,7 @@ describe.each([
       { id: 4, name: '004_delivery.sql' },
       { id: 5, name: '005_cached_tokens.sql' },
       { id: 6, name: '006_feedback.sql' },
+      { id: 7, name: '007_canvas.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -62,6 +64,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 6]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 7]);
   });
 });

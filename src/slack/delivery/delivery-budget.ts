@@ -35,4 +35,5 @@ const METHOD: Record<Exclude<OutboxRow['op'], 'update'>, string> = {
   upload: 'files.completeUploadExternal',
   react: 'reactions.add',
   unreact: 'reactions.remove',
+  canvas: 'canvases.create',
 };

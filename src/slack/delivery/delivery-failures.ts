@@ -9,20 +9,14 @@ export type Failure =
   | { kind: 'auth'; code: string }
   /** The conversation cannot be used: the requester gets the report by DM. */
   | { kind: 'channel-gone'; code: string; note?: string }
-  /** Slack said no to this write for good. `quiet`: an edit of a message that is gone, expected. */
+  /** Slack said no to this write for good. `quiet`: expected (an edit of a message that is gone, no canvases here). */
   | { kind: 'refused'; code: string; quiet?: boolean }
   /** Network, timeout, 5xx: try again; `mayHaveLanded` when Slack may have acted on it anyway. */
   | { kind: 'transient'; code: string; mayHaveLanded: boolean };
 
-const AUTH = new Set([
-  'invalid_auth',
-  'not_authed',
-  'token_revoked',
-  'token_expired',
-  'account_inactive',
-  'missing_scope',
-  'no_permission',
-]);
+/** The token itself does not work: nothing will until the operator fixes it. */
+const TOKEN = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive']);
+const AUTH = new Set([...TOKEN, 'missing_scope', 'no_permission']);
 
 /** Why the thread cannot be used, as the requester is told. */
 const CHANNEL_GONE: Record<string, string> = {
@@ -50,6 +44,10 @@ export function classifyFailure(row: OutboxRow, error: unknown): Failure {
     return { kind: 'transient', code: String(code), mayHaveLanded: shows };
   }
   const code = error.code;
+  // Canvases may be off for the plan, the workspace or our scopes (an install from before we used them):
+  // the report goes to the thread as messages instead.
+  if (row.op === 'canvas' && !RETRYABLE.has(code) && !TOKEN.has(code))
+    return { kind: 'refused', code, quiet: true };
   if (AUTH.has(code)) return { kind: 'auth', code };
   const reason = CHANNEL_GONE[code];
   if (reason && row.channelId !== 'dm') {

@@ -5,6 +5,7 @@ import type { SessionLifecycle } from '../../store/session-lifecycle.js';
 import type { SessionStore } from '../../store/session-store.js';
 import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackApi, SlackRateLimited } from '../slack-api.js';
+import type { CanvasPayload } from '../thread/session-thread.js';
 import { Budget } from './delivery-budget.js';
 import { classifyFailure, fallbackIntents } from './delivery-failures.js';
 import { performIntent } from './perform-intent.js';
@@ -166,7 +167,8 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       case 'refused':
         stats.failed += 1;
-        if (failure.quiet) log.warn(logged, 'Slack refused an edit of a message that is gone');
+        if (row.op === 'canvas') canvasRefused(row, logged);
+        else if (failure.quiet) log.warn(logged, 'Slack refused an edit of a message that is gone');
         else log.error(logged, 'Slack refused a write');
         await outbox.failed(row.id, failure.code);
         return;
@@ -177,6 +179,16 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
         return;
       }
     }
+  }
+
+  function canvasRefused(row: OutboxRow, logged: Record<string, unknown>): void {
+    const why = 'Slack would not make or share a canvas; the report goes to the thread as messages';
+    if (!(row.payload as CanvasPayload).required) log.warn(logged, why);
+    else
+      log.error(
+        logged,
+        `${why}. REPORT_FORMAT=canvas needs canvases on the workspace's plan and the canvases:write scope (reinstall the app after adding it)`,
+      );
   }
 
   async function expireOverdue(): Promise<void> {

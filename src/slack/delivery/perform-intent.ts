@@ -1,9 +1,15 @@
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
 import type { SessionStore } from '../../store/session-store.js';
 import type { EditScheduler } from '../publish/edit-scheduler.js';
-import { REPORT_LINK, type SlackMessage } from '../render/messages.js';
-import type { SlackApi } from '../slack-api.js';
-import type { PostPayload, ReactPayload, UpdatePayload, UploadPayload } from '../thread/session-thread.js';
+import type { SlackMessage } from '../render/messages.js';
+import { type SlackApi, SlackCallError } from '../slack-api.js';
+import type {
+  CanvasPayload,
+  PostPayload,
+  ReactPayload,
+  UpdatePayload,
+  UploadPayload,
+} from '../thread/session-thread.js';
 import { ThreadMessages } from '../thread/thread-roles.js';
 
 export interface PerformContext {
@@ -35,7 +41,10 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
   const oldest = (row.createdAt.getTime() / 1000 - 300).toFixed(6);
   switch (row.op) {
     case 'post': {
-      const { message } = row.payload as PostPayload;
+      const { when } = row.payload as PostPayload;
+      // The other way of showing the report was taken: this one is not needed.
+      if (when && (await reportPlace(ctx, row.sessionId)).canvas !== (when === 'canvas')) return undefined;
+      const message = await withReportLink(ctx, row.sessionId, (row.payload as PostPayload).message);
       const tag = { session_id: row.sessionId, key: row.key };
       if (row.uncertain) {
         const ts = await ctx.api.findOwn(channel, row.threadTs, oldest, { tag });
@@ -62,6 +71,24 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
       await ctx.api.shareFile(fileId, file.title, channel, row.threadTs);
       return { channelId: channel, fileId };
     }
+    case 'canvas': {
+      const { title, markdown } = row.payload as CanvasPayload;
+      // A create whose answer was lost leaves a canvas shared with no one: nobody sees it twice.
+      let canvasId = row.progress?.fileId;
+      if (!canvasId) {
+        canvasId = await ctx.api.createCanvas(title, markdown);
+        await ctx.outbox.saveProgress(row.id, { fileId: canvasId });
+      }
+      const to = channel.startsWith('D') ? { user: row.requester } : { channel };
+      try {
+        await ctx.api.shareCanvas(canvasId, to);
+      } catch (error) {
+        // Not shareable here: the report goes to the thread as messages, and the canvas away.
+        if (error instanceof SlackCallError) await ctx.api.deleteCanvas(canvasId).catch(() => undefined);
+        throw error;
+      }
+      return { channelId: channel, fileId: canvasId };
+    }
     case 'update': {
       const payload = row.payload as UpdatePayload;
       const ts = payload.ts ?? (await ctx.sessions.slackMessages(row.sessionId)).get(row.role)?.ts;
@@ -84,17 +111,31 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
   }
 }
 
-/** Resolves the report-link placeholder to the report's first message, or drops the link if there is none. */
+const PLACEHOLDER = /<report-link\|([^>]*)>/g;
+
+/** Where the report is: its canvas, else its first message (either may not exist). */
+async function reportPlace(ctx: PerformContext, sessionId: string) {
+  const owned = new ThreadMessages(await ctx.sessions.slackMessages(sessionId));
+  const canvas = owned.get({ kind: 'canvas' });
+  return {
+    canvas: Boolean(canvas?.fileId),
+    canvasId: canvas?.fileId,
+    first: owned.get({ kind: 'report', part: 0 }),
+  };
+}
+
+/** Resolves the report-link placeholders to the canvas or the report's first message, or leaves their labels. */
 async function withReportLink(ctx: PerformContext, sessionId: string, message: SlackMessage) {
   const json = JSON.stringify(message);
-  if (!json.includes(REPORT_LINK)) return message;
-  const first = new ThreadMessages(await ctx.sessions.slackMessages(sessionId)).get({
-    kind: 'report',
-    part: 0,
-  });
-  const link = first?.ts ? await ctx.api.permalink(first.channelId, first.ts) : undefined;
+  if (!json.includes('<report-link|')) return message;
+  const place = await reportPlace(ctx, sessionId);
+  const link = place.canvasId
+    ? await ctx.api.canvasUrl(place.canvasId)
+    : place.first?.ts
+      ? await ctx.api.permalink(place.first.channelId, place.first.ts)
+      : undefined;
   const replaced = link
-    ? json.replaceAll(REPORT_LINK, `<${link}|read the report>`)
-    : json.replaceAll(` · ${REPORT_LINK}`, '');
+    ? json.replace(PLACEHOLDER, `<${link}|$1>`)
+    : json.replace(/ · <report-link\|[^>]*>/g, '').replace(PLACEHOLDER, '$1');
   return JSON.parse(replaced) as SlackMessage;
 }

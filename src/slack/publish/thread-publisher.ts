@@ -1,6 +1,6 @@
 import type { ResearchEvent } from '../../engine/events.js';
 import { initialProgress, type Progress, reduceProgress } from '../../engine/progress.js';
-import { reportDocument, usageFooter } from '../../engine/report-markdown.js';
+import { usageFooter } from '../../engine/report-markdown.js';
 import type { FinalReport, SessionState } from '../../engine/session-state.js';
 import type { SessionSurface, Settled } from '../../jobs/session-surface.js';
 import type { Clock } from '../../ports/clock.js';
@@ -15,12 +15,11 @@ import {
   noticeMessage,
   planMessage,
   progressMessage,
-  reportMessages,
   rootMessage,
   type SlackMessage,
-  sourcesMessages,
 } from '../render/messages.js';
 import { safeText } from '../render/mrkdwn.js';
+import { type ReportFormat, reportIntents } from '../thread/report-intents.js';
 import { SessionThread } from '../thread/session-thread.js';
 import { roleKey, ThreadMessages } from '../thread/thread-roles.js';
 import { AssistantStatus, type SetStatus, statusText } from './assistant-status.js';
@@ -36,6 +35,8 @@ export interface ThreadPublisherDeps {
   tickMs?: number;
   /** The assistant view's status line, for sessions in direct-message threads. */
   setStatus?: SetStatus;
+  /** Canvas and summary, or the report as messages (REPORT_FORMAT). */
+  reportFormat: ReportFormat;
 }
 
 /**
@@ -142,13 +143,7 @@ export class ThreadPublisher implements SessionSurface {
     }
     if (report && settled.kind !== 'failed') {
       const footer = usageFooter(report, settled.state.usage, id);
-      intents.push(
-        ...reportMessages(report).map((m, part) => t.post({ kind: 'report', part }, m, true)),
-        ...sourcesMessages(report, footer, id).map((m, part) => t.post({ kind: 'sources', part }, m, true)),
-      );
-      intents.push(
-        t.upload('report.md', 'Research report', reportDocument(this.row.question, report, footer)),
-      );
+      intents.push(...reportIntents(t, this.row.question, report, footer, this.deps.reportFormat));
     }
     // Final states come last: they say "ready" only once everything before them is in the thread. The
     // progress edit is recorded whether or not its message exists yet (a resumed session may have its post

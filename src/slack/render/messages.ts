@@ -25,14 +25,20 @@ export type Ending =
   | { kind: 'expired' };
 
 /**
- * Stands for a link to the report's first message until the outbox resolves
- * it at sending time, when that message exists. Text from people or models
- * never contains a raw `<` (it is escaped), so only our own renderer writes this.
+ * Stands for a link to the report (its canvas, else its first message) until
+ * the outbox resolves it at sending time; without either, the label stays as
+ * text. Text from people or models never contains a raw `<` (it is escaped),
+ * so only our own renderer writes this.
  */
-export const REPORT_LINK = '<report-link|read the report>';
+export function reportLink(label: string): string {
+  return `<report-link|${label}>`;
+}
 
-const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+export const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+export const context = (text: string): KnownBlock => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text }],
+});
 const button = (text: string, actionId: string, value: string, style?: 'primary' | 'danger') => ({
   type: 'button' as const,
   text: { type: 'plain_text' as const, text, emoji: true },
@@ -42,7 +48,7 @@ const button = (text: string, actionId: string, value: string, style?: 'primary'
 });
 
 /** Text that may be long and untrusted, as sections that each fit, in one message. */
-function sections(mrkdwn: string): KnownBlock[] {
+export function sections(mrkdwn: string): KnownBlock[] {
   return splitMrkdwn(mrkdwn, {
     section: SLACK_LIMITS.section,
     message: Number.POSITIVE_INFINITY,
@@ -67,7 +73,7 @@ function endingLine(ending: Ending | undefined): string {
   if (!ending) return '_Researching… follow along in the thread._';
   switch (ending.kind) {
     case 'done': {
-      const link = ending.linked ? ` · ${REPORT_LINK}` : '';
+      const link = ending.linked ? ` · ${reportLink('read the report')}` : '';
       return `:white_check_mark: *Report ready* · ${count(ending.sources, 'source')} · ${formatDuration(ending.durationMs)}${link}`;
     }
     case 'failed':
@@ -207,7 +213,7 @@ export function sourcesMessages(report: FinalReport, footer: string, sessionId: 
 }
 
 /** Good / not good, for the report; the value carries the verdict and the session. */
-function feedbackBlock(sessionId: string): KnownBlock {
+export function feedbackBlock(sessionId: string): KnownBlock {
   const button = (text: string, verdict: 'good' | 'bad', label: string) => ({
     text: { type: 'plain_text' as const, text },
     value: `${verdict}:${sessionId}`,
@@ -237,7 +243,7 @@ export function noticeMessage(text: string): SlackMessage {
   return { text: fallback(text), blocks: [section(text)] };
 }
 
-function count(n: number, word: string): string {
+export function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 

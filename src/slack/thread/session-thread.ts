@@ -2,12 +2,20 @@ import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SlackMessage } from '../render/messages.js';
 import { type NoticeName, roleKey, type ThreadRole } from './thread-roles.js';
 
+/**
+ * A post that depends on how the report went out, decided when it is sent:
+ * the split report only if no canvas holds it, the summary only if one does.
+ */
+export type ShowWhen = 'canvas' | 'no-canvas';
+
 /** What each kind of intent carries (slack_outbox.payload). */
-export type PostPayload = { message: SlackMessage };
+export type PostPayload = { message: SlackMessage; when?: ShowWhen };
 /** `ts` when known when recorded (the root); otherwise the dispatcher finds the role's message. */
 export type UpdatePayload = { message: SlackMessage; ts?: string };
 export type ReactPayload = { name: string; ts: string };
 export type UploadPayload = { filename: string; title: string; content: string };
+/** `required`: REPORT_FORMAT=canvas, so a refusal is the operator's to fix, not only a fallback. */
+export type CanvasPayload = { title: string; markdown: string; required?: boolean };
 
 export interface ThreadPlace {
   sessionId: string;
@@ -47,9 +55,10 @@ export class SessionThread {
     });
   }
 
-  post(role: ThreadRole, message: SlackMessage, essential = false): OutboxIntent {
+  post(role: ThreadRole, message: SlackMessage, essential = false, when?: ShowWhen): OutboxIntent {
     const key = roleKey(role);
-    return this.intent('post', key, `post:${key}`, { message } satisfies PostPayload, essential);
+    const payload: PostPayload = when ? { message, when } : { message };
+    return this.intent('post', key, `post:${key}`, payload, essential);
   }
 
   notice(name: NoticeName, message: SlackMessage, essential = false): OutboxIntent {
@@ -85,6 +94,14 @@ export class SessionThread {
       { filename, title, content } satisfies UploadPayload,
       true,
     );
+  }
+
+  /**
+   * The report as a canvas. Not essential: when Slack will not make or share
+   * one, the split report recorded after it goes to the thread instead.
+   */
+  canvas(payload: CanvasPayload): OutboxIntent {
+    return this.intent('canvas', roleKey({ kind: 'canvas' }), 'canvas', payload);
   }
 
   private reaction(op: 'react' | 'unreact', name: string): OutboxIntent {

@@ -14,6 +14,10 @@ export type ThreadRole =
   | { kind: 'report'; part: number }
   | { kind: 'sources'; part: number }
   | { kind: 'file' }
+  /** The whole report as a canvas, shared with the channel (or the requester in a DM). */
+  | { kind: 'canvas' }
+  /** The report's summary with a link to the canvas, the usage line and the feedback buttons. */
+  | { kind: 'summary' }
   | { kind: 'notice'; name: NoticeName };
 
 export type NoticeName = 'queued' | 'cancelled' | 'failed' | 'fallback';
@@ -31,7 +35,7 @@ export function roleKey(role: ThreadRole): string {
   }
 }
 
-const SIMPLE = new Set(['root', 'mention', 'clarify', 'plan', 'progress', 'file']);
+const SIMPLE = new Set(['root', 'mention', 'clarify', 'plan', 'progress', 'file', 'canvas', 'summary']);
 const NOTICES = new Set<string>(['queued', 'cancelled', 'failed', 'fallback']);
 
 export function parseRole(key: string): ThreadRole {

@@ -50,28 +50,36 @@ afterAll(async () => {
 });
 
 /** `deep-research worker` in its own process: it researches and delivers Slack sessions. */
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'worker'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+function startWorker(reportFormat: 'messages' | 'auto'): ChildProcess {
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env: { ...env, REPORT_FORMAT: reportFormat },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   return child;
+}
+
+/** A session asked by a mention in `channel`, queued for a worker. */
+async function queueMention(id: string, channel: string, ts: string): Promise<void> {
+  const thread = new SessionThread({ sessionId: id, channelId: channel, threadTs: ts, mentionTs: ts });
+  const question = 'How do tides work?';
+  await new SessionLifecycle(db.pool, 24).createQueued(
+    { id, origin: 'slack', teamId: 'T1', channelId: channel, threadTs: ts, requester: 'UKILL', question },
+    newSession(id, { question }),
+    { opener: { role: 'mention', ts }, intents: [thread.react('eyes')] },
+  );
 }
 
 describe('delivery across a crash', () => {
   it('posts no report part twice and misses none when the process dies with a post in flight that Slack accepts', async () => {
     const id = randomUUID();
     const ts = '1800000200.000100';
-    const thread = new SessionThread({ sessionId: id, channelId: 'C7', threadTs: ts, mentionTs: ts });
-    const question = 'How do tides work?';
-    await new SessionLifecycle(db.pool, 24).createQueued(
-      { id, origin: 'slack', teamId: 'T1', channelId: 'C7', threadTs: ts, requester: 'UKILL', question },
-      newSession(id, { question }),
-      { opener: { role: 'mention', ts }, intents: [thread.react('eyes')] },
-    );
+    await queueMention(id, 'C7', ts);
     const held = slack.holdUntilCallerGone(
       (method, args) => method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
     );
 
-    const first = startWorker();
+    const first = startWorker('messages');
     await held;
     first.kill('SIGKILL');
     await once(first, 'exit');
@@ -79,7 +87,7 @@ describe('delivery across a crash', () => {
     await eventually(() => slack.calls.some((c) => c.error === 'held'), 5000, 'held post accepted');
     expect(slack.thread('C7', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
 
-    const second = startWorker();
+    const second = startWorker('messages');
     const sessions = new SessionStore(db.pool);
     await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
     await eventually(() => slack.reactionsOn('C7', ts).join() === 'white_check_mark', 30_000, 'reaction');
@@ -99,5 +107,36 @@ describe('delivery across a crash', () => {
       event_payload: { session_id: id, key: 'post:report:0' },
     });
     expect((await sessions.slackMessages(id)).get('report:0')?.ts).toBe(report.ts);
+  }, 90_000);
+
+  it('shows one canvas and one summary when the process dies with a canvas being made that Slack makes', async () => {
+    const id = randomUUID();
+    const ts = '1800000200.000200';
+    await queueMention(id, 'C8', ts);
+    const held = slack.holdUntilCallerGone((method) => method === 'canvases.create');
+
+    const first = startWorker('auto');
+    await held;
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    await eventually(() => slack.canvases.length === 1, 5000, 'held canvas made');
+
+    const second = startWorker('auto');
+    const sessions = new SessionStore(db.pool);
+    await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
+    await eventually(() => slack.reactionsOn('C8', ts).join() === 'white_check_mark', 30_000, 'reaction');
+    second.kill('SIGTERM');
+    await once(second, 'exit');
+
+    // The canvas whose answer was lost is shared with no one: readers see exactly one.
+    const shared = slack.canvases.filter((c) => c.readers.channels.length + c.readers.users.length > 0);
+    expect(shared).toHaveLength(1);
+    expect(shared[0]!.readers.channels).toEqual(['C8']);
+    const messages = slack.thread('C8', ts);
+    const summaries = messages.filter((m) => render(m).startsWith(':memo: *Report*'));
+    expect(summaries).toHaveLength(1);
+    expect(render(summaries[0]!)).toContain(`docs/T1/${shared[0]!.id}|Full report>`);
+    expect(messages.filter((m) => render(m).startsWith('*Report*'))).toHaveLength(0);
+    expect(messages.filter((m) => m.files)).toHaveLength(1);
   }, 90_000);
 });

@@ -1,0 +1,38 @@
+import { reportSummary } from '../../engine/report-summary.js';
+import type { FinalReport } from '../../engine/session-state.js';
+import {
+  context,
+  count,
+  feedbackBlock,
+  oneLine,
+  reportLink,
+  type SlackMessage,
+  section,
+  sections,
+} from './messages.js';
+import { markdownToMrkdwn, safeText } from './mrkdwn.js';
+
+/**
+ * The report's short answer for the thread: its summary section with
+ * citations linked to their sources, a link to the whole report (the canvas),
+ * the sources count, the usage line (with the duration) and the feedback buttons.
+ */
+export function summaryMessage(report: FinalReport, footer: string, sessionId: string): SlackMessage {
+  const summary = reportSummary(report.markdown);
+  const urls = new Map(report.sources.map((s) => [s.n, s.url]));
+  const body = markdownToMrkdwn(summary.markdown, (n) => urls.get(n));
+  const heading = `:memo: *${safeText(oneLine(summary.heading ?? 'Summary', 150))}*`;
+  const more = summary.cut ? `\n_…more in the ${reportLink('full report')}._` : '';
+  // The footer below says how long it took.
+  const line = `:page_facing_up: *${reportLink('Full report')}* · ${count(report.sources.length, 'source')}`;
+  const plain = summary.markdown.replace(/[*_`#>[\]]/g, '');
+  return {
+    text: safeText(oneLine(`Research summary: ${plain}`, 300)),
+    blocks: [
+      ...sections(`${heading}\n${body}${more}`),
+      section(line),
+      context(`_${safeText(footer)}_`),
+      feedbackBlock(sessionId),
+    ],
+  };
+}
