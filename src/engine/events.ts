@@ -19,6 +19,8 @@ export type ResearchEvent =
   | { type: 'agent_started'; agentId: string; task: string }
   | { type: 'agent_activity'; agentId: string; activity: AgentActivity }
   | { type: 'agent_done'; agentId: string; sources: number }
+  /** Pages an agent read in full (one tool step's worth). */
+  | { type: 'agent_read'; agentId: string; pages: { url: string; title: string }[] }
   | { type: 'agent_failed'; agentId: string; reason: string }
   | { type: 'source_added'; source: Source }
   | { type: 'research_stopped'; reason: StopReason }

@@ -7,6 +7,8 @@ export interface AgentProgress {
   activity?: AgentActivity;
   sources?: number;
   reason?: string;
+  /** Pages it read in full, first read first, without repeats. */
+  read?: { url: string; title: string }[];
 }
 
 /** What a live progress view shows; surfaces fold engine events into it and render it their own way. */
@@ -39,6 +41,13 @@ export function reduceProgress(progress: Progress, event: ResearchEvent): Progre
       return { ...progress, agents: agent(event.agentId, { activity: event.activity }) };
     case 'agent_done':
       return { ...progress, agents: agent(event.agentId, { status: 'done', sources: event.sources }) };
+    case 'agent_read': {
+      const known = progress.agents.find((a) => a.id === event.agentId)?.read ?? [];
+      const fresh = event.pages.filter((p, i, all) =>
+        [...known, ...all.slice(0, i)].every((k) => k.url !== p.url),
+      );
+      return { ...progress, agents: agent(event.agentId, { read: [...known, ...fresh] }) };
+    }
     case 'agent_failed':
       return { ...progress, agents: agent(event.agentId, { status: 'failed', reason: event.reason }) };
     case 'source_added':

@@ -9,6 +9,7 @@ import {
 import { sleep } from '../http/retry-delay.js';
 import type { Logger } from '../ports/logger.js';
 import type { SlackMessage } from './render/messages.js';
+import type { StreamChunk } from './render/progress-chunks.js';
 import { slackLogger } from './slack-logger.js';
 import { SlackRateLimits } from './slack-rate-limits.js';
 
@@ -78,6 +79,7 @@ export interface MessageTag {
 
 interface HistoryMessage {
   ts: string;
+  bot_id?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
   files?: { id: string }[];
 }
@@ -229,7 +231,7 @@ export class SlackApi {
     channel: string,
     threadTs: string | undefined,
     oldest: string,
-    match: { tag?: MessageTag; fileId?: string },
+    match: { tag?: MessageTag; fileId?: string; untagged?: { botId: string; except: Set<string> } },
   ): Promise<string | undefined> {
     const result = (await this.call('conversations.history', () =>
       threadTs
@@ -247,9 +249,52 @@ export class SlackApi {
       if (match.tag && m.metadata?.event_type === METADATA_EVENT) {
         return p?.session_id === match.tag.session_id && p?.key === match.tag.key;
       }
+      if (match.untagged) {
+        const { botId, except } = match.untagged;
+        return (
+          m.bot_id === botId && !m.metadata && !m.files?.length && m.ts !== threadTs && !except.has(m.ts)
+        );
+      }
       return Boolean(match.fileId && m.files?.some((f) => f.id === match.fileId));
     });
     return found?.ts;
+  }
+
+  /**
+   * Starts a streamed thread reply in plan mode; its ts. Outside direct
+   * messages Slack wants the person it streams to (`recipient`).
+   */
+  async startStream(
+    channel: string,
+    threadTs: string,
+    chunks: StreamChunk[],
+    recipient?: { user: string; team: string },
+  ): Promise<string> {
+    const result = await this.call('chat.startStream', () =>
+      this.client.chat.startStream({
+        channel,
+        thread_ts: threadTs,
+        chunks,
+        task_display_mode: 'plan',
+        ...(recipient ? { recipient_user_id: recipient.user, recipient_team_id: recipient.team } : {}),
+      }),
+    );
+    return String((result as { ts?: string }).ts);
+  }
+
+  /** A live update of a stream: a 429 comes back as SlackRateLimited (the next update carries the same state). */
+  async appendStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<void> {
+    try {
+      await this.limits.take('chat.appendStream');
+      await this.client.chat.appendStream({ channel, ts, chunks });
+    } catch (error) {
+      if (error instanceof WebAPIRateLimitedError) throw new SlackRateLimited(error.retryAfter * 1000);
+      throw translate(error, 'chat.appendStream');
+    }
+  }
+
+  async stopStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<void> {
+    await this.call('chat.stopStream', () => this.client.chat.stopStream({ channel, ts, chunks }));
   }
 
   /** A canvas holding `markdown`, owned by the app and shared with no one yet; its id. */

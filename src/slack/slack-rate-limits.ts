@@ -24,6 +24,11 @@ const RATES: Record<string, Rate & { perChannel?: boolean }> = {
   // Tier 2 (20+ a minute); canvases.create is Tier 2, and its share and delete go with it
   'reactions.remove': { burst: 3, everyMs: 3100 },
   canvases: { burst: 3, everyMs: 3100 },
+  // Streams: starting and stopping are Tier 2; appends are frequent by design (each session's own are
+  // coalesced to one every 2 s), kept under Tier 4 for the workspace.
+  'chat.startStream': { burst: 3, everyMs: 3100 },
+  'chat.stopStream': { burst: 3, everyMs: 3100 },
+  'chat.appendStream': { burst: 10, everyMs: 650 },
   // Tier 4 (100+ a minute), each step of a files v2 upload on its own
   'files.getUploadURLExternal': { burst: 10, everyMs: 650 },
   'files.completeUploadExternal': { burst: 10, everyMs: 650 },

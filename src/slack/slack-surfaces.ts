@@ -5,6 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { EditScheduler } from './publish/edit-scheduler.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
+import type { StreamChunk } from './render/progress-chunks.js';
 import { slackApiFor } from './slack-api.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
 import { closingIntents } from './thread/closing-intents.js';
@@ -69,6 +70,10 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     setStatus: (channel: string, threadTs: string, status: string) =>
       api.setStatus(channel, threadTs, status),
     reportFormat: options.reportFormat,
+    appendStream: (channel: string, ts: string, chunks: StreamChunk[]) =>
+      api.appendStream(channel, ts, chunks),
+    // Tests shorten both live intervals together.
+    appendIntervalMs: options.editIntervalMs,
   };
   return {
     surfaceFor: (row, state, log) => ThreadPublisher.open(deps, row, state, log),

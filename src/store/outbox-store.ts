@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
+import type { SlackMessageRef } from './session-store.js';
 
 /** An intent as the dispatcher handles it, with what it needs to know of its session. */
 export interface OutboxRow extends Required<Omit<OutboxIntent, 'threadTs'>> {
@@ -82,16 +83,23 @@ export class OutboxStore {
    * Slack took it: the intent is sent (unless its content was replaced
    * meanwhile) and where the message is, by role, in the same statement.
    */
-  async sent(row: OutboxRow, where?: { channelId: string; ts?: string; fileId?: string }): Promise<void> {
+  async sent(row: OutboxRow, where?: SlackMessageRef): Promise<void> {
     await this.pool.query(
       `WITH o AS (
          UPDATE slack_outbox SET state = CASE WHEN version = $2 THEN 'sent' ELSE state END,
            done_at = now(), claimed_by = NULL, claim_expires_at = NULL, uncertain = false, last_error = NULL
          WHERE id = $1 RETURNING session_id, role)
-       INSERT INTO slack_messages (session_id, role, channel_id, ts, file_id)
-       SELECT session_id, role, $3, $4, $5 FROM o WHERE $3::text IS NOT NULL
-       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5`,
-      [row.id, row.version, where?.channelId ?? null, where?.ts ?? null, where?.fileId ?? null],
+       INSERT INTO slack_messages (session_id, role, channel_id, ts, file_id, streaming)
+       SELECT session_id, role, $3, $4, $5, $6 FROM o WHERE $3::text IS NOT NULL
+       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5, streaming = $6`,
+      [
+        row.id,
+        row.version,
+        where?.channelId ?? null,
+        where?.ts ?? null,
+        where?.fileId ?? null,
+        Boolean(where?.streaming),
+      ],
     );
   }
 

@@ -35,6 +35,8 @@ export interface SlackMessageRef {
   channelId: string;
   ts?: string;
   fileId?: string;
+  /** A streamed message (chat.startStream): appended to and stopped rather than edited. */
+  streaming?: boolean;
 }
 
 /** Sessions and what they own, on Postgres or PGlite. One method, one statement (or one short transaction). */
@@ -234,13 +236,18 @@ export class SessionStore {
 
   async slackMessages(id: string): Promise<Map<string, SlackMessageRef>> {
     const { rows } = await this.pool.query(
-      'SELECT role, channel_id, ts, file_id FROM slack_messages WHERE session_id = $1',
+      'SELECT role, channel_id, ts, file_id, streaming FROM slack_messages WHERE session_id = $1',
       [id],
     );
     return new Map(
       rows.map((r) => [
         r.role as string,
-        { channelId: r.channel_id, ts: r.ts ?? undefined, fileId: r.file_id ?? undefined },
+        {
+          channelId: r.channel_id,
+          ts: r.ts ?? undefined,
+          fileId: r.file_id ?? undefined,
+          ...(r.streaming ? { streaming: true } : {}),
+        },
       ]),
     );
   }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fakeCanvases } from './fake-slack-canvases.js';
+import { type FakeStream, fakeStreams } from './fake-slack-streams.js';
 
 export interface FakeMessage {
   channel: string;
@@ -14,6 +15,8 @@ export interface FakeMessage {
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** A file share (files v2 posts one in the thread). */
   files?: { id: string }[];
+  /** A streamed message (chat.startStream). */
+  stream?: FakeStream;
 }
 
 interface Block {
@@ -85,6 +88,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     return assistant.get(key)!;
   };
   const canvases = fakeCanvases(parseJson);
+  const streams = fakeStreams(messages, () => nextTs(), parseJson);
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
   const stats = { postLimited: 0, updateLimited: 0 };
@@ -195,7 +199,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         updates.push(now);
         const message = find(channel, String(args.ts));
         if (!message) return fail('message_not_found');
-        const refused = checkMessage(args);
+        const refused = streams.refusesUpdate(channel, message.ts) ?? checkMessage(args);
         if (refused) return fail(refused);
         message.text = String(args.text ?? '');
         message.blocks = parseBlocks(args.blocks);
@@ -275,8 +279,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         );
         const withMetadata = String(args.include_all_metadata) === 'true';
         return ok({
+          // Every message the fake keeps is the app's own.
           messages: found.map((m) => ({
             ts: m.ts,
+            bot_id: 'BBOT',
             text: m.text,
             ...(m.files ? { files: m.files } : {}),
             ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
@@ -313,7 +319,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         return ok({});
       }
       default: {
-        const answer = canvases.handle(method, args);
+        const answer = canvases.handle(method, args) ?? streams.handle(method, args);
         if (!answer) return fail('unknown_method');
         return answer.ok ? ok(answer.body) : fail(answer.error);
       }

@@ -24,6 +24,8 @@ export class RuleLlm implements Llm {
       reportExtra?: string;
       /** Pads the final report with cited paragraphs up to this many characters. */
       reportChars?: number;
+      /** Agents read the page their search found (open_url) before reporting. */
+      readPages?: boolean;
       /** Input tokens every answer reports as served from the prompt cache (of 50). */
       cachedInputTokens?: number;
     } = {},
@@ -67,7 +69,12 @@ export class RuleLlm implements Llm {
         const search: [string, unknown] = this.options.internalQuery
           ? ['internal_search', { queries: [this.options.internalQuery] }]
           : ['web_search', { queries: [task] }];
-        return dispatched === 0 ? { tools: [search] } : { tools: [['generate_report', {}]] };
+        if (dispatched === 0) return { tools: [search] };
+        if (this.options.readPages && dispatched === 1) {
+          const found = JSON.parse(request.messages.find((m) => m.role === 'tool')!.content).results[0];
+          return { tools: [['open_url', { urls: [found.url] }]] };
+        }
+        return { tools: [['generate_report', {}]] };
       }
       case 'agent_report': {
         const result = request.messages.find((m) => m.role === 'tool')!.content;

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A real HTTP server on 127.0.0.1 that counts every request, for the page reader's tests. */
+/** A real HTTP server on 127.0.0.1 that counts every request, for the page reader's tests; `*` answers other paths. */
 export async function pageServer(routes: Record<string, Route>) {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(req.url ?? '');
-    const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
+    const route = routes[new URL(req.url ?? '/', 'http://x').pathname] ?? routes['*'];
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
   });

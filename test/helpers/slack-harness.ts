@@ -13,10 +13,14 @@ import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
  * Postgres) against in-repo fakes: Slack's Web API, an OpenAI-compatible
  * model server driven by a fake model, and a SearXNG-style search endpoint.
  */
-export async function slackHarness(llm: Llm, extraEnv: Record<string, string> = {}) {
+export async function slackHarness(
+  llm: Llm,
+  extraEnv: Record<string, string> = {},
+  options: { localPages?: boolean } = {},
+) {
   const slack = await fakeSlackServer();
   const model = await fakeOpenAiServer(llm);
-  const search = await fakeSearxngServer();
+  const search = await fakeSearxngServer(options);
   const db = await realPostgres();
   await db.close();
   const env = {
@@ -31,6 +35,7 @@ export async function slackHarness(llm: Llm, extraEnv: Record<string, string> = 
     PORT: '0',
     LEASE_SECONDS: '5',
     LOG_LEVEL: 'silent',
+    ...(options.localPages ? { ALLOW_PRIVATE_URLS: 'true' } : {}),
     ...extraEnv,
   };
   const servers: { stop: () => Promise<void> }[] = [];

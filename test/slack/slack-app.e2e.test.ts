@@ -151,6 +151,12 @@ describe('the Slack app, end to end', () => {
     );
     const thread = h.slack.thread('D1', threadTs).map(render);
     expect(thread.some((t) => t.startsWith(':memo: *Report*'))).toBe(true);
+    // In a DM the progress streams without a named recipient (Slack needs one only outside DMs).
+    expect(h.slack.thread('D1', threadTs).find((m) => m.stream)?.stream).toMatchObject({
+      mode: 'plan',
+      state: 'stopped',
+      recipient: undefined,
+    });
     // Slack takes no DM channel for canvas access: the person is given it.
     expect(h.slack.canvases.map((c) => c.readers)).toEqual([{ channels: [], users: ['UANN'] }]);
     expect((await storedSessions(h)).map((s) => s.question)).toEqual(['How do tides work?']);
@@ -237,13 +243,26 @@ describe('the Slack app, end to end', () => {
     expect(canvas.markdown).toMatch(/_\d+s · .* · session [0-9a-f-]{36}_$/);
     expect(file.content).toContain('# How do heat pumps compare with gas boilers?');
     expect(file.threadTs).toBe(root.ts);
-    const progress = h.slack.thread('C1', root.ts).find((m) => isProgress(m))!;
-    await eventually(
-      () => /^:white_check_mark: \*Research complete\* · 2 agents · 2 sources/.test(render(progress)),
-      5000,
-      'final progress',
+    // Progress streamed in plan mode to the requester; the plan held the Cancel button until the end.
+    const progress = h.slack.thread('C1', root.ts).find((m) => m.stream)!;
+    await eventually(() => progress.stream!.state === 'stopped', 5000, 'stream stopped');
+    expect(progress.stream).toMatchObject({
+      mode: 'plan',
+      recipient: { user: 'UANN', team: 'T1' },
+      title: 'Research finished · 2 agents · 2 sources',
+      tasks: [
+        { title: 'Topic 1', status: 'complete', output: '1 source' },
+        { title: 'Topic 2', status: 'complete', output: '1 source' },
+      ],
+    });
+    expect(progress.stream!.markdown).toMatch(
+      /^\*\*Research complete\*\* · \d+s\n\nFinding from Topic 1 \[1\]\.$/,
     );
-    expect(progress.blocks.some((b) => b.type === 'actions')).toBe(false);
+    const plan = h.slack
+      .thread('C1', root.ts)
+      .find((m) => render(m).startsWith(':clipboard: *Research plan*'))!;
+    await eventually(() => !plan.blocks.some((b) => b.type === 'actions'), 5000, 'plan without Cancel');
+    expect(plan.history.length).toBe(2);
     await eventually(() => render(root).includes('*Report ready*'), 5000, 'root status');
     expect(render(root)).toContain(`<${canvasLink}|read the report>`);
 
@@ -371,11 +390,13 @@ describe('cancel', () => {
       'root',
     );
     const progress = await eventually(
-      () => h!.slack.thread('C1', root.ts).find((m) => render(m).includes('done, 1 source')),
+      () => h!.slack.thread('C1', root.ts).find((m) => m.stream?.tasks.some((t) => t.status === 'complete')),
       10_000,
       'an agent done',
     );
-    const cancelButton = progress.blocks.find((b) => b.type === 'actions')!.elements![0]!;
+    // A streamed progress message has no buttons: Cancel is on the plan while research runs.
+    const plan = h.slack.thread('C1', root.ts).find((m) => render(m).startsWith(':clipboard:'))!;
+    const cancelButton = plan.blocks.find((b) => b.type === 'actions')!.elements![0]!;
     const click = (user: string, id: string) =>
       signedPost(
         app.url,
@@ -383,7 +404,7 @@ describe('cancel', () => {
           'research_cancel',
           String(cancelButton.value),
           user,
-          { channel: 'C1', ts: progress.ts, threadTs: root.ts },
+          { channel: 'C1', ts: plan.ts, threadTs: root.ts },
           h!.slack.responseUrl(id),
         ),
         FORM,
@@ -399,11 +420,9 @@ describe('cancel', () => {
     await click('UANN', 'ann');
     await eventually(() => render(root).includes('*Cancelled* by <@UANN>'), 10_000, 'cancelled root');
     const thread = h.slack.thread('C1', root.ts).map(render);
-    await eventually(
-      () => /^:no_entry: \*Research cancelled\*/.test(render(progress)),
-      5000,
-      'final progress',
-    );
+    await eventually(() => progress.stream!.state === 'stopped', 5000, 'final progress');
+    expect(progress.stream!.markdown).toMatch(/^\*\*Research cancelled\*\*/);
+    await eventually(() => !plan.blocks.some((b) => b.type === 'actions'), 5000, 'plan without Cancel');
     expect(
       thread.some((t) =>
         t.startsWith(':no_entry: Research cancelled by <@UANN>. Here is what was found so far.'),
@@ -461,6 +480,8 @@ describe('rate limits', () => {
   it('rides out a 429 storm on chat.update and ends with the final state', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 3, delayMs: 40 }));
     const app = await h.start();
+    // Streaming refused here: the progress is the edited message.
+    h.slack.fault({ methods: ['chat.startStream'], error: 'channel_type_not_supported', forMs: 600_000 });
     h.slack.rateLimit('chat.update', 8, 1);
     await signedPost(
       app.url,
@@ -504,7 +525,7 @@ describe('restarts', () => {
       'root',
     );
     await eventually(
-      () => h!.slack.thread('C1', root.ts).some((m) => render(m).includes('done, 1 source')),
+      () => h!.slack.thread('C1', root.ts).some((m) => m.stream?.tasks.some((t) => t.status === 'complete')),
       10_000,
       'first agent done',
     );
@@ -515,13 +536,16 @@ describe('restarts', () => {
     const thread = h.slack.thread('C1', root.ts);
     const kinds = thread.map((m) => render(m).split('\n')[0]!.slice(0, 30));
     expect(thread.filter((m) => render(m).startsWith(':clipboard:'))).toHaveLength(1);
-    const progress = thread.filter((m) => isProgress(m));
+    // The restarted worker appended to the same stream and stopped it.
+    const progress = thread.filter((m) => m.stream);
     expect(progress).toHaveLength(1);
-    await eventually(
-      () => /^:white_check_mark: \*Research complete\* · 4 agents/.test(render(progress[0]!)),
-      5000,
-      'final progress',
-    );
+    await eventually(() => progress[0]!.stream!.state === 'stopped', 5000, 'final progress');
+    expect(progress[0]!.stream!.tasks.map((t) => t.status)).toEqual([
+      'complete',
+      'complete',
+      'complete',
+      'complete',
+    ]);
     expect(kinds.filter((k) => k.startsWith(SUMMARY))).toHaveLength(1);
     // After the restart only the summary was posted (the report went to one canvas); everything else was edited.
     expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage').length - postsBefore).toBe(1);

@@ -23,7 +23,7 @@ describe.each([
       '004_delivery.sql',
       '005_cached_tokens.sql',
       '006_feedback.sql',
-      '007_canvas.sql',
+      '007_slack_native.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -35,7 +35,7 @@ describe.each([
       { id: 4, name: '004_delivery.sql' },
       { id: 5, name: '005_cached_tokens.sql' },
       { id: 6, name: '006_feedback.sql' },
-      { id: 7, name: '007_canvas.sql' },
+      { id: 7, name: '007_slack_native.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",

@@ -114,6 +114,9 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       for (const n of outcome.shown) shown.add(n);
       if (call.name === webSearchTool.name && outcome.shown.length > 0) searchedWeb = true;
     });
+    const read = outcomes.flatMap((o) => o.read ?? []).map((n) => ctx.sources.get(n));
+    const pages = read.flatMap((s) => (s?.url ? [{ url: s.url, title: s.title || s.url }] : []));
+    if (pages.length > 0) deps.emit({ type: 'agent_read', agentId, pages });
     if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
     // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
     invalidSteps = outcomes.every((o) => INVALID_ARGS.test(o.content)) ? invalidSteps + 1 : 0;

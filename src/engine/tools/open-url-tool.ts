@@ -74,7 +74,8 @@ export async function runOpenUrl(ctx: SessionContext, urls: string[], until: num
   if (docs.length === 0 && failures.length > 0) {
     return { content: `Failed to fetch content from ${failures.join(', ')}`, shown: [] };
   }
-  return { content: formatDocuments(docs, failures, notes), shown: docs.map((d) => d.source.n) };
+  const shown = docs.map((d) => d.source.n);
+  return { content: formatDocuments(docs, failures, notes), shown, read: shown };
 }
 
 function cachedRead(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {

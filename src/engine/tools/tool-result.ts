@@ -4,6 +4,8 @@ import type { Source } from '../session-state.js';
 export interface ToolOutcome {
   content: string;
   shown: number[];
+  /** Sources whose whole page was read (not only listed): an agent's task card shows them. */
+  read?: number[];
 }
 
 export interface ResultDocument {

@@ -2,6 +2,7 @@ import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { OutboxRow } from '../../store/outbox-store.js';
 import { noticeMessage } from '../render/messages.js';
 import { SlackCallError, SlackRateLimited } from '../slack-api.js';
+import type { CanvasPayload } from '../thread/session-thread.js';
 
 export type Failure =
   | { kind: 'rate-limited'; code: 'ratelimited' }
@@ -36,6 +37,16 @@ const RETRYABLE = new Set([
 ]);
 const MESSAGE_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_window_closed']);
 
+/**
+ * Slack will not do this kind of write here (a canvas, a stream: the plan, the
+ * workspace's settings, the conversation type, a scope we lack), as opposed to
+ * a bad token, a conversation we cannot use, or a transient failure.
+ */
+export function featureRefused(code: string, op: OutboxRow['op'] = 'post'): boolean {
+  // A canvas refused for the channel (restricted_action…) is not a thread we cannot post in: messages may work.
+  return !RETRYABLE.has(code) && !TOKEN.has(code) && (op === 'canvas' || !(code in CHANNEL_GONE));
+}
+
 export function classifyFailure(row: OutboxRow, error: unknown): Failure {
   if (error instanceof SlackRateLimited) return { kind: 'rate-limited', code: 'ratelimited' };
   const shows = row.op === 'post' || row.op === 'upload';
@@ -46,8 +57,7 @@ export function classifyFailure(row: OutboxRow, error: unknown): Failure {
   const code = error.code;
   // Canvases may be off for the plan, the workspace or our scopes (an install from before we used them):
   // the report goes to the thread as messages instead.
-  if (row.op === 'canvas' && !RETRYABLE.has(code) && !TOKEN.has(code))
-    return { kind: 'refused', code, quiet: true };
+  if (row.op === 'canvas' && featureRefused(code, 'canvas')) return { kind: 'refused', code, quiet: true };
   if (AUTH.has(code)) return { kind: 'auth', code };
   const reason = CHANNEL_GONE[code];
   if (reason && row.channelId !== 'dm') {
@@ -59,6 +69,19 @@ export function classifyFailure(row: OutboxRow, error: unknown): Failure {
   }
   if (RETRYABLE.has(code)) return { kind: 'transient', code, mayHaveLanded: shows };
   return { kind: 'refused', code, quiet: row.op === 'update' && MESSAGE_GONE.has(code) };
+}
+
+/** How a write Slack refused for good is logged: expected refusals are warnings. */
+export function refusalLog(row: OutboxRow, failure: Failure): { level: 'warn' | 'error'; text: string } {
+  if (row.op === 'canvas') {
+    const text = 'Slack would not make or share a canvas; the report goes to the thread as messages';
+    if (!(row.payload as CanvasPayload).required) return { level: 'warn', text };
+    const fix = "REPORT_FORMAT=canvas needs canvases on the workspace's plan and the canvases:write scope";
+    return { level: 'error', text: `${text}. ${fix} (reinstall the app after adding it)` };
+  }
+  if (failure.kind === 'refused' && failure.quiet)
+    return { level: 'warn', text: 'Slack refused an edit of a message that is gone' };
+  return { level: 'error', text: 'Slack refused a write' };
 }
 
 /**

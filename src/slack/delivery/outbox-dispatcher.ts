@@ -5,9 +5,8 @@ import type { SessionLifecycle } from '../../store/session-lifecycle.js';
 import type { SessionStore } from '../../store/session-store.js';
 import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackApi, SlackRateLimited } from '../slack-api.js';
-import type { CanvasPayload } from '../thread/session-thread.js';
 import { Budget } from './delivery-budget.js';
-import { classifyFailure, fallbackIntents } from './delivery-failures.js';
+import { classifyFailure, fallbackIntents, refusalLog } from './delivery-failures.js';
 import { performIntent } from './perform-intent.js';
 
 export interface DispatcherDeps {
@@ -32,6 +31,7 @@ export interface Delivered {
   role: string;
   channelId: string;
   ts: string;
+  streaming: boolean;
 }
 
 export interface Dispatcher {
@@ -75,6 +75,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
   const busy = { calls: 0, edits: 0 };
   const listeners = new Set<(d: Delivered) => void>();
   const dms = new Map<string, string>();
+  const fellBack = new Set<string>();
   const stats = { sent: 0, failed: 0, rateLimited: 0, retried: 0, adopted: 0 };
   let degraded: { code: string; pauseMs: number; until: number } | undefined;
   let stopped = false;
@@ -103,6 +104,11 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
     adopted: () => {
       stats.adopted += 1;
     },
+    fellBack: (what: string, code: string) => {
+      if (fellBack.has(`${what}:${code}`)) return;
+      fellBack.add(`${what}:${code}`);
+      log.warn({ code }, `Slack refused ${what}`);
+    },
   };
 
   async function settle(sessionId: string): Promise<void> {
@@ -126,6 +132,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
           role: row.role,
           channelId: where.channelId,
           ts: where.ts,
+          streaming: Boolean(where.streaming),
         };
         for (const listener of listeners) listener(delivered);
       }
@@ -167,9 +174,10 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       case 'refused':
         stats.failed += 1;
-        if (row.op === 'canvas') canvasRefused(row, logged);
-        else if (failure.quiet) log.warn(logged, 'Slack refused an edit of a message that is gone');
-        else log.error(logged, 'Slack refused a write');
+        {
+          const { level, text } = refusalLog(row, failure);
+          log[level](logged, text);
+        }
         await outbox.failed(row.id, failure.code);
         return;
       case 'transient': {
@@ -179,16 +187,6 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
         return;
       }
     }
-  }
-
-  function canvasRefused(row: OutboxRow, logged: Record<string, unknown>): void {
-    const why = 'Slack would not make or share a canvas; the report goes to the thread as messages';
-    if (!(row.payload as CanvasPayload).required) log.warn(logged, why);
-    else
-      log.error(
-        logged,
-        `${why}. REPORT_FORMAT=canvas needs canvases on the workspace's plan and the canvases:write scope (reinstall the app after adding it)`,
-      );
   }
 
   async function expireOverdue(): Promise<void> {

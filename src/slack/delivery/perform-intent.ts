@@ -1,5 +1,5 @@
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
-import type { SessionStore } from '../../store/session-store.js';
+import type { SessionStore, SlackMessageRef } from '../../store/session-store.js';
 import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackMessage } from '../render/messages.js';
 import { type SlackApi, SlackCallError } from '../slack-api.js';
@@ -11,6 +11,7 @@ import type {
   UploadPayload,
 } from '../thread/session-thread.js';
 import { ThreadMessages } from '../thread/thread-roles.js';
+import { featureRefused } from './delivery-failures.js';
 
 export interface PerformContext {
   api: SlackApi;
@@ -20,14 +21,12 @@ export interface PerformContext {
   /** The requester's DM channel with the app. */
   dmChannel: (user: string) => Promise<string>;
   adopted: () => void;
+  /** A kind of write Slack refused here, once per process and reason: the fallback it got instead. */
+  fellBack: (what: string, code: string) => void;
 }
 
 /** Where what an intent wrote now is, for posts and files (recorded by role). */
-export interface Where {
-  channelId: string;
-  ts?: string;
-  fileId?: string;
-}
+export type Where = SlackMessageRef;
 
 /**
  * Sends one intent to Slack. A post or share whose earlier attempt may have
@@ -41,16 +40,27 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
   const oldest = (row.createdAt.getTime() / 1000 - 300).toFixed(6);
   switch (row.op) {
     case 'post': {
-      const { when } = row.payload as PostPayload;
+      const { when, stream } = row.payload as PostPayload;
       // The other way of showing the report was taken: this one is not needed.
       if (when && (await reportPlace(ctx, row.sessionId)).canvas !== (when === 'canvas')) return undefined;
       const message = await withReportLink(ctx, row.sessionId, (row.payload as PostPayload).message);
       const tag = { session_id: row.sessionId, key: row.key };
       if (row.uncertain) {
-        const ts = await ctx.api.findOwn(channel, row.threadTs, oldest, { tag });
-        if (ts) {
+        const found = (await ctx.api.findOwn(channel, row.threadTs, oldest, { tag })) ?? undefined;
+        // A stream carries no metadata: it is the app's one untagged message in the thread that no role owns.
+        const streamed = !found && stream ? await findStream(ctx, row, channel, oldest) : undefined;
+        if (found || streamed) {
           ctx.adopted();
-          return { channelId: channel, ts };
+          return { channelId: channel, ts: (found ?? streamed)!, ...(streamed ? { streaming: true } : {}) };
+        }
+      }
+      if (stream && row.threadTs) {
+        try {
+          const ts = await ctx.api.startStream(channel, row.threadTs, stream.chunks, stream.recipient);
+          return { channelId: channel, ts, streaming: true };
+        } catch (error) {
+          if (!(error instanceof SlackCallError && featureRefused(error.code))) throw error;
+          ctx.fellBack('a streamed progress message; it is an edited message instead', error.code);
         }
       }
       return { channelId: channel, ts: await ctx.api.post(channel, message, row.threadTs, tag) };
@@ -91,9 +101,20 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
     }
     case 'update': {
       const payload = row.payload as UpdatePayload;
-      const ts = payload.ts ?? (await ctx.sessions.slackMessages(row.sessionId)).get(row.role)?.ts;
+      const ref = payload.ts ? undefined : (await ctx.sessions.slackMessages(row.sessionId)).get(row.role);
+      const ts = payload.ts ?? ref?.ts;
       // The message was never posted (its post failed for good): there is nothing to edit.
       if (!ts) return undefined;
+      if (ref?.streaming && payload.stop) {
+        try {
+          await ctx.api.stopStream(channel, ts, payload.stop);
+          return undefined;
+        } catch (error) {
+          // Slack ended the stream already (or this stop landed before a crash): the message is edited instead.
+          if (!(error instanceof SlackCallError && error.code === 'message_not_in_streaming_state'))
+            throw error;
+        }
+      }
       const message = await withReportLink(ctx, row.sessionId, payload.message);
       await ctx.edits.deliver({ team: row.teamId, channel, ts, sessionId: row.sessionId }, message);
       return undefined;
@@ -109,6 +130,15 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
       return undefined;
     }
   }
+}
+
+/** The app's own message in the thread that carries no tag and that no role of this session owns. */
+async function findStream(ctx: PerformContext, row: OutboxRow, channel: string, oldest: string) {
+  const owned = [...(await ctx.sessions.slackMessages(row.sessionId)).values()].map((r) => r.ts);
+  const { botId } = await ctx.api.identity();
+  return ctx.api.findOwn(channel, row.threadTs, oldest, {
+    untagged: { botId, except: new Set(owned.filter((ts): ts is string => Boolean(ts))) },
+  });
 }
 
 const PLACEHOLDER = /<report-link\|([^>]*)>/g;

@@ -19,11 +19,13 @@ import {
   type SlackMessage,
 } from '../render/messages.js';
 import { safeText } from '../render/mrkdwn.js';
+import { closingLine, finalChunks, startChunks } from '../render/progress-chunks.js';
 import { type ReportFormat, reportIntents } from '../thread/report-intents.js';
 import { SessionThread } from '../thread/session-thread.js';
 import { roleKey, ThreadMessages } from '../thread/thread-roles.js';
 import { AssistantStatus, type SetStatus, statusText } from './assistant-status.js';
 import type { EditScheduler } from './edit-scheduler.js';
+import { type AppendStream, ProgressStreamer } from './progress-streamer.js';
 
 export interface ThreadPublisherDeps {
   outbox: OutboxStore;
@@ -35,8 +37,11 @@ export interface ThreadPublisherDeps {
   tickMs?: number;
   /** The assistant view's status line, for sessions in direct-message threads. */
   setStatus?: SetStatus;
-  /** Canvas and summary, or the report as messages (REPORT_FORMAT). */
+  /** Canvas and summary, or the report as messages (REPORT_FORMAT); with `messages`, progress is not streamed either. */
   reportFormat: ReportFormat;
+  /** Live updates of a streamed progress message. */
+  appendStream?: AppendStream;
+  appendIntervalMs?: number;
 }
 
 /**
@@ -52,6 +57,8 @@ export class ThreadPublisher implements SessionSurface {
   private lookedUpAt = 0;
   private readonly unsubscribe: () => void;
   private readonly status?: AssistantStatus;
+  private streamer?: ProgressStreamer;
+  private plan: string | null = null;
 
   private constructor(
     private readonly deps: ThreadPublisherDeps,
@@ -72,7 +79,7 @@ export class ThreadPublisher implements SessionSurface {
     }
     this.unsubscribe = deps.dispatcher.onDelivered((d) => {
       if (d.sessionId !== row.id) return;
-      this.owned.set(d.role, { channelId: d.channelId, ts: d.ts });
+      this.owned.set(d.role, { channelId: d.channelId, ts: d.ts, streaming: d.streaming });
       if (d.role === roleKey({ kind: 'progress' })) this.startTicking();
     });
   }
@@ -90,6 +97,7 @@ export class ThreadPublisher implements SessionSurface {
     const progress = events.reduce((p, { event }) => reduceProgress(p, event), initialProgress());
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, state.startedAt, log);
+    publisher.plan = state.plan;
     if (owned.has({ kind: 'progress' })) publisher.startTicking();
     return publisher;
   }
@@ -99,8 +107,10 @@ export class ThreadPublisher implements SessionSurface {
     this.progress = reduceProgress(this.progress, event);
     if (event.type === 'phase' && event.phase === 'plan' && this.startedAt === null)
       this.startedAt = this.now();
-    if (event.type === 'plan_done') this.showPlan(event.plan);
-    else this.refresh();
+    if (event.type === 'plan_done') {
+      this.plan = event.plan;
+      this.showPlan(event.plan);
+    } else this.refresh();
     this.status?.show(statusText(this.progress));
   }
 
@@ -148,7 +158,12 @@ export class ThreadPublisher implements SessionSurface {
     // Final states come last: they say "ready" only once everything before them is in the thread. The
     // progress edit is recorded whether or not its message exists yet (a resumed session may have its post
     // still pending); the dispatcher skips it if the message was never posted.
-    intents.push(t.edit({ kind: 'progress' }, progressMessage(this.progress, this.elapsed(), id, ending)));
+    const final = progressMessage(this.progress, this.elapsed(), id, ending);
+    const stop = this.streams
+      ? finalChunks(this.progress, closingLine(ending, this.elapsed(), report))
+      : undefined;
+    intents.push(t.edit({ kind: 'progress' }, final, stop));
+    if (this.streams && this.plan) intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan)));
     intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
     return intents;
   }
@@ -156,6 +171,7 @@ export class ThreadPublisher implements SessionSurface {
   /** The intents are recorded: stop showing live state and let the dispatcher deliver them now. */
   async close(): Promise<void> {
     this.stopTicking();
+    this.streamer?.close();
     this.status?.close();
     this.closed = true;
     this.unsubscribe();
@@ -163,12 +179,32 @@ export class ThreadPublisher implements SessionSurface {
     this.deps.dispatcher.nudge();
   }
 
+  /** Progress as a streamed message in plan mode, where Slack allows it (decided when it is sent). */
+  private get streams(): boolean {
+    return this.deps.reportFormat !== 'messages' && Boolean(this.deps.appendStream);
+  }
+
   private showPlan(plan: string): void {
     const intents = [];
+    const id = this.row.id;
     if (!this.owned.has({ kind: 'plan' }))
-      intents.push(this.thread.post({ kind: 'plan' }, planMessage(plan)));
-    if (!this.owned.has({ kind: 'progress' }))
-      intents.push(this.thread.post({ kind: 'progress' }, this.progressNow()));
+      intents.push(
+        this.thread.post({ kind: 'plan' }, planMessage(plan, this.streams ? { sessionId: id } : undefined)),
+      );
+    if (!this.owned.has({ kind: 'progress' })) {
+      const message = this.progressNow();
+      // Outside direct messages Slack streams to a named person: the requester.
+      const dm = this.row.channelId?.startsWith('D');
+      const recipient = dm ? undefined : { user: this.row.requester, team: this.row.teamId! };
+      intents.push(
+        this.streams
+          ? this.thread.stream({ kind: 'progress' }, message, {
+              chunks: startChunks(this.progress),
+              recipient,
+            })
+          : this.thread.post({ kind: 'progress' }, message),
+      );
+    }
     // Marked as ours now, so the outcome edits them even if Slack has not taken them yet.
     for (const intent of intents) this.owned.set(intent.role, { channelId: intent.channelId });
     this.deps.outbox.add(this.row.id, intents).then(
@@ -178,12 +214,32 @@ export class ThreadPublisher implements SessionSurface {
     this.startTicking();
   }
 
-  /** A live refresh: straight to the scheduler (newest wins), once the progress message exists. */
+  /** A live refresh: an append to the stream, or an edit through the scheduler (newest wins). */
   private refresh(): void {
-    const ts = this.owned.get({ kind: 'progress' })?.ts;
+    const ref = this.owned.get({ kind: 'progress' });
+    const ts = ref?.ts;
     if (this.closed) return;
     if (!ts) {
       if (this.owned.has({ kind: 'progress' })) void this.findProgress();
+      return;
+    }
+    if (ref.streaming && this.deps.appendStream) {
+      this.streamer ??= new ProgressStreamer(
+        { channel: ref.channelId, ts, sessionId: this.row.id },
+        this.deps.appendStream,
+        (code) => {
+          this.log.warn(
+            { sessionId: this.row.id, code },
+            'the progress stream ended early; editing it instead',
+          );
+          this.owned.set({ kind: 'progress' }, { ...ref, streaming: false });
+          this.refresh();
+        },
+        this.log,
+        () => this.now(),
+        this.deps.appendIntervalMs,
+      );
+      this.streamer.push(this.progress);
       return;
     }
     const target = { team: this.row.teamId!, channel: this.row.channelId!, ts, sessionId: this.row.id };

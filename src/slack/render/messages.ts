@@ -121,10 +121,18 @@ export function clarifyMessage(questions: string, sessionId: string, state: Clar
   return { text: 'Before I start, a few questions to focus the research.', blocks };
 }
 
-export function planMessage(plan: string): SlackMessage {
+/** The plan; while a streamed progress message (which has no buttons) runs, it carries the Cancel button. */
+export function planMessage(plan: string, cancel?: { sessionId: string }): SlackMessage {
+  const blocks = sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}`);
+  if (cancel) blocks.push(cancelActions(cancel.sessionId));
+  return { text: 'Research plan', blocks };
+}
+
+function cancelActions(sessionId: string): KnownBlock {
   return {
-    text: 'Research plan',
-    blocks: sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}`),
+    type: 'actions',
+    block_id: 'progress_actions',
+    elements: [button('Cancel', ACTION.cancel, sessionId, 'danger')],
   };
 }
 
@@ -169,13 +177,7 @@ export function progressMessage(
   if (hidden > 0) lines.unshift(`_…and ${hidden} earlier agents_`);
 
   const blocks = sections([header, ...lines].join('\n'));
-  if (!ending) {
-    blocks.push({
-      type: 'actions',
-      block_id: 'progress_actions',
-      elements: [button('Cancel', ACTION.cancel, sessionId, 'danger')],
-    });
-  }
+  if (!ending) blocks.push(cancelActions(sessionId));
   return { text: header.replace(/:[a-z_]+: /, ''), blocks };
 }
 

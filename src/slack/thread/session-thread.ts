@@ -1,5 +1,6 @@
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SlackMessage } from '../render/messages.js';
+import type { StreamChunk } from '../render/progress-chunks.js';
 import { type NoticeName, roleKey, type ThreadRole } from './thread-roles.js';
 
 /**
@@ -9,9 +10,18 @@ import { type NoticeName, roleKey, type ThreadRole } from './thread-roles.js';
 export type ShowWhen = 'canvas' | 'no-canvas';
 
 /** What each kind of intent carries (slack_outbox.payload). */
-export type PostPayload = { message: SlackMessage; when?: ShowWhen };
-/** `ts` when known when recorded (the root); otherwise the dispatcher finds the role's message. */
-export type UpdatePayload = { message: SlackMessage; ts?: string };
+export type PostPayload = { message: SlackMessage; when?: ShowWhen; stream?: StreamStart };
+/**
+ * A streamed message instead of `message` where Slack allows one: what it
+ * starts with, and the person it streams to (required outside DMs).
+ */
+export type StreamStart = { chunks: StreamChunk[]; recipient?: { user: string; team: string } };
+/**
+ * `ts` when known when recorded (the root); otherwise the dispatcher finds the
+ * role's message. `stop`: for a streamed message, the chunks that end it (an
+ * edit with `message` if it is no longer streaming).
+ */
+export type UpdatePayload = { message: SlackMessage; ts?: string; stop?: StreamChunk[] };
 export type ReactPayload = { name: string; ts: string };
 export type UploadPayload = { filename: string; title: string; content: string };
 /** `required`: REPORT_FORMAT=canvas, so a refusal is the operator's to fix, not only a fallback. */
@@ -65,11 +75,18 @@ export class SessionThread {
     return this.post({ kind: 'notice', name }, message, essential);
   }
 
-  /** An edit of a message this session owns; the newest content recorded wins. */
-  edit(role: ThreadRole, message: SlackMessage): OutboxIntent {
+  /** A message streamed where Slack allows it (`message` where it does not). */
+  stream(role: ThreadRole, message: SlackMessage, stream: StreamStart): OutboxIntent {
+    const key = roleKey(role);
+    return this.intent('post', key, `post:${key}`, { message, stream } satisfies PostPayload);
+  }
+
+  /** An edit of a message this session owns; the newest content recorded wins. A stream is stopped with `stop`. */
+  edit(role: ThreadRole, message: SlackMessage, stop?: StreamChunk[]): OutboxIntent {
     const key = roleKey(role);
     const ts = role.kind === 'root' ? this.place.threadTs : undefined;
-    return this.intent('update', key, `update:${key}`, { message, ts } satisfies UpdatePayload);
+    const payload: UpdatePayload = stop ? { message, ts, stop } : { message, ts };
+    return this.intent('update', key, `update:${key}`, payload);
   }
 
   /** The root's last line (a `/research` root), or the reactions on the person's message (a mention). */

@@ -139,4 +139,36 @@ describe('delivery across a crash', () => {
     expect(messages.filter((m) => render(m).startsWith('*Report*'))).toHaveLength(0);
     expect(messages.filter((m) => m.files)).toHaveLength(1);
   }, 90_000);
+
+  it('shows one progress stream when the process dies with a stream being started that Slack starts', async () => {
+    const id = randomUUID();
+    const ts = '1800000200.000300';
+    await queueMention(id, 'C9', ts);
+    const held = slack.holdUntilCallerGone((method) => method === 'chat.startStream');
+
+    const first = startWorker('auto');
+    await held;
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    await eventually(() => slack.thread('C9', ts).some((m) => m.stream), 5000, 'held stream started');
+
+    const second = startWorker('auto');
+    const sessions = new SessionStore(db.pool);
+    await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
+    second.kill('SIGTERM');
+    await once(second, 'exit');
+
+    // The second process adopted the untagged stream it found in the thread, appended to it and stopped it.
+    const streams = slack.thread('C9', ts).filter((m) => m.stream);
+    expect(streams).toHaveLength(1);
+    expect(streams[0]!.stream!.state).toBe('stopped');
+    expect((await sessions.slackMessages(id)).get('progress')).toEqual({
+      channelId: 'C9',
+      ts: streams[0]!.ts,
+      streaming: true,
+    });
+    expect(
+      slack.thread('C9', ts).filter((m) => m.history.some((v) => v.startsWith(':clipboard: *Planning*'))),
+    ).toEqual([]);
+  }, 90_000);
 });
