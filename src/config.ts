@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ConfigError } from './engine/errors.js';
 import type { ModelPrice } from './engine/usage.js';
 import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
+import { SECRET } from './redact-secrets.js';
+import type { ReportFormat } from './slack/thread/report-intents.js';
 
 const positiveInt = z.coerce.number().int().positive();
 const positiveNumber = z.coerce.number().positive();
@@ -93,7 +95,7 @@ const schema = z.object({
   SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
   MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
   DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
-  // auto: the report as a canvas with its summary in the thread, as messages where canvases are not available.
+  // auto: streamed progress and a canvas with its summary in the thread, each where Slack allows it.
   REPORT_FORMAT: optionalText.pipe(z.enum(['auto', 'canvas', 'messages']).default('auto')),
   // Example questions a new assistant-view thread offers, separated by "|" (Slack shows at most 4).
   SUGGESTED_PROMPTS: z
@@ -134,26 +136,6 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   DELIVERY_DEADLINE_HOURS: 'set it to a number of hours, e.g. 24',
   SUGGESTED_PROMPTS: 'set it to one to four questions separated by "|", each at most 500 characters',
 };
-
-/** Values never echoed in error messages: keys, tokens, secrets and connection strings with passwords. */
-const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
-
-/**
- * The secret values in an environment (keys, tokens, the database password),
- * for the logger to blank out wherever they turn up, e.g. echoed in a
- * provider's error body.
- */
-export function secretsOf(env: Record<string, string | undefined>): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (!value || !SECRET.test(name)) continue;
-    if (name === 'DATABASE_URL') {
-      const password = URL.canParse(value) ? decodeURIComponent(new URL(value).password) : '';
-      if (password) found.push(password);
-    } else if (value.trim().length >= 6) found.push(value.trim());
-  }
-  return found;
-}
 
 export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
 
@@ -208,7 +190,7 @@ export interface Config {
     /** How long Slack writes are retried before a session is undeliverable. */
     deliveryDeadlineHours: number;
     suggestedPrompts: string[];
-    reportFormat: 'auto' | 'canvas' | 'messages';
+    reportFormat: ReportFormat;
   };
   logLevel?: string;
 }

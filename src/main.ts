@@ -6,10 +6,11 @@ import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { engineDeps, engineSettings, openStore, type Store, withKnowledgeBase } from './compose.js';
-import { type Config, loadConfig, secretsOf } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { currentSessionId } from './jobs/session-scope.js';
 import { createLogger } from './logger.js';
+import { secretsOf } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 

@@ -21,3 +21,23 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
   for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
   return out;
 }
+
+/** Names of variables whose values are never echoed: keys, tokens, secrets and connection strings with passwords. */
+export const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
+
+/**
+ * The secret values in an environment (keys, tokens, the database password),
+ * for the logger to blank out wherever they turn up, e.g. echoed in a
+ * provider's error body.
+ */
+export function secretsOf(env: Record<string, string | undefined>): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || !SECRET.test(name)) continue;
+    if (name === 'DATABASE_URL') {
+      const password = URL.canParse(value) ? decodeURIComponent(new URL(value).password) : '';
+      if (password) found.push(password);
+    } else if (value.trim().length >= 6) found.push(value.trim());
+  }
+  return found;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { secretsOf } from '../src/config.js';
-import { redactSecrets } from '../src/redact-secrets.js';
+
+import { redactSecrets, secretsOf } from '../src/redact-secrets.js';
 
 describe('redactSecrets', () => {
   it('blanks known values and credential shapes in provider error text', () => {

@@ -1,74 +1,8 @@
-import {
-  type AuthTestResponse,
-  LogLevel,
-  WebAPIPlatformError,
-  WebAPIRateLimitedError,
-  WebClient,
-  type WebClientOptions,
-} from '@slack/web-api';
+import { type AuthTestResponse, WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
 import { sleep } from '../http/retry-delay.js';
-import type { Logger } from '../ports/logger.js';
 import type { SlackMessage } from './render/messages.js';
-import type { StreamChunk } from './render/progress-chunks.js';
-import { slackLogger } from './slack-logger.js';
+import { SlackCallError, SlackRateLimited, translate } from './slack-errors.js';
 import { SlackRateLimits } from './slack-rate-limits.js';
-
-/**
- * Web API client settings: 429s are handed back to us instead of pausing the
- * client's whole queue, and transient failures get two quick retries rather
- * than the default half hour of them. The delivery dispatcher retries itself
- * (it must know when an attempt's outcome is unknown), so its client does not.
- */
-export function webClientOptions(apiUrl?: string, retries = 2): WebClientOptions {
-  return {
-    slackApiUrl: apiUrl,
-    rejectRateLimitedCalls: true,
-    timeout: 20_000,
-    retryConfig: { retries, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-  };
-}
-
-/**
- * A Web API client for one part of the process, on its shared budget.
- * `delivery`: the outbox dispatcher's, with no retries of its own (the
- * dispatcher retries, and must know when an attempt's outcome is unknown)
- * and 429s handed back. `listeners`: two quick retries, 429s waited out.
- * Either logs only errors; the caller says what failed, once.
- */
-export function slackApiFor(
-  role: 'delivery' | 'listeners',
-  botToken: string,
-  limits: SlackRateLimits,
-  logger: Logger,
-  apiUrl?: string,
-): SlackApi {
-  const delivery = role === 'delivery';
-  const client = new WebClient(botToken, {
-    ...webClientOptions(apiUrl, delivery ? 0 : 2),
-    logger: slackLogger(logger, delivery ? 'slack-delivery' : 'slack', LogLevel.ERROR),
-    logLevel: LogLevel.ERROR,
-  });
-  return delivery
-    ? new SlackApi(client, limits, { waitOn429: false, attempts: 1 })
-    : new SlackApi(client, limits);
-}
-
-/** Slack said no: `code` is Slack's own error string (`not_in_channel`, `msg_too_long`…). */
-export class SlackCallError extends Error {
-  constructor(
-    readonly code: string,
-    method: string,
-  ) {
-    super(`Slack ${method} failed: ${code}`);
-  }
-}
-
-/** A 429: the caller decides when to try again. */
-export class SlackRateLimited extends Error {
-  constructor(readonly retryAfterMs: number) {
-    super(`rate limited for ${retryAfterMs} ms`);
-  }
-}
 
 /** Tags every message the app posts, so a post whose answer was lost can be found in the thread. */
 export const METADATA_EVENT = 'deep_research_message';
@@ -260,69 +194,6 @@ export class SlackApi {
     return found?.ts;
   }
 
-  /**
-   * Starts a streamed thread reply in plan mode; its ts. Outside direct
-   * messages Slack wants the person it streams to (`recipient`).
-   */
-  async startStream(
-    channel: string,
-    threadTs: string,
-    chunks: StreamChunk[],
-    recipient?: { user: string; team: string },
-  ): Promise<string> {
-    const result = await this.call('chat.startStream', () =>
-      this.client.chat.startStream({
-        channel,
-        thread_ts: threadTs,
-        chunks,
-        task_display_mode: 'plan',
-        ...(recipient ? { recipient_user_id: recipient.user, recipient_team_id: recipient.team } : {}),
-      }),
-    );
-    return String((result as { ts?: string }).ts);
-  }
-
-  /** A live update of a stream: a 429 comes back as SlackRateLimited (the next update carries the same state). */
-  async appendStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<void> {
-    try {
-      await this.limits.take('chat.appendStream');
-      await this.client.chat.appendStream({ channel, ts, chunks });
-    } catch (error) {
-      if (error instanceof WebAPIRateLimitedError) throw new SlackRateLimited(error.retryAfter * 1000);
-      throw translate(error, 'chat.appendStream');
-    }
-  }
-
-  async stopStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<void> {
-    await this.call('chat.stopStream', () => this.client.chat.stopStream({ channel, ts, chunks }));
-  }
-
-  /** A canvas holding `markdown`, owned by the app and shared with no one yet; its id. */
-  async createCanvas(title: string, markdown: string): Promise<string> {
-    const result = await this.call('canvases.create', () =>
-      this.client.canvases.create({ title, document_content: { type: 'markdown', markdown } }),
-    );
-    return String((result as { canvas_id?: string }).canvas_id);
-  }
-
-  /**
-   * Lets a channel's members (or, in a direct message, the person: Slack
-   * takes no DM channel ids here) read the canvas.
-   */
-  async shareCanvas(canvasId: string, to: { channel: string } | { user: string }): Promise<void> {
-    await this.call('canvases.access.set', () =>
-      this.client.canvases.access.set({
-        canvas_id: canvasId,
-        access_level: 'read',
-        ...('channel' in to ? { channel_ids: [to.channel] } : { user_ids: [to.user] }),
-      }),
-    );
-  }
-
-  async deleteCanvas(canvasId: string): Promise<void> {
-    await this.call('canvases.delete', () => this.client.canvases.delete({ canvas_id: canvasId }));
-  }
-
   /** A canvas's address: the workspace's URL + /docs/TEAM/CANVAS. */
   async canvasUrl(canvasId: string): Promise<string> {
     const { url, team_id } = await this.authTest();
@@ -359,7 +230,8 @@ export class SlackApi {
     }
   }
 
-  private async call<T>(method: string, run: () => Promise<T>, channel?: string): Promise<T> {
+  /** One Web API call on its method's budget; a 429 is waited out or handed back as the client was built to. */
+  async call<T>(method: string, run: () => Promise<T>, channel?: string): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       await this.limits.take(method, channel);
       try {
@@ -373,9 +245,4 @@ export class SlackApi {
       }
     }
   }
-}
-
-function translate(error: unknown, method: string): unknown {
-  if (error instanceof WebAPIPlatformError) return new SlackCallError(String(error.data.error), method);
-  return error;
 }

@@ -6,7 +6,8 @@ import type { SessionStore } from '../store/session-store.js';
 import { guardRequests } from './http-edge.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
-import { type SlackApi, webClientOptions } from './slack-api.js';
+import type { SlackApi } from './slack-api.js';
+import { webClientOptions } from './slack-clients.js';
 import { slackLogger } from './slack-logger.js';
 import type { SlackSessions } from './slack-sessions.js';
 

@@ -8,7 +8,8 @@ import { previousResearch } from './follow-up-context.js';
 import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
 import { CANNOT_POST, tooManySessions } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
-import { type SlackApi, SlackCallError } from './slack-api.js';
+import type { SlackApi } from './slack-api.js';
+import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
 import { SessionThread } from './thread/session-thread.js';
 

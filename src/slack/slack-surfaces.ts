@@ -6,8 +6,9 @@ import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.j
 import { EditScheduler } from './publish/edit-scheduler.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
 import type { StreamChunk } from './render/progress-chunks.js';
-import { slackApiFor } from './slack-api.js';
+import { slackApiFor } from './slack-clients.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
+import { appendStream } from './slack-streams.js';
 import { closingIntents } from './thread/closing-intents.js';
 import type { ReportFormat } from './thread/report-intents.js';
 
@@ -71,7 +72,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
       api.setStatus(channel, threadTs, status),
     reportFormat: options.reportFormat,
     appendStream: (channel: string, ts: string, chunks: StreamChunk[]) =>
-      api.appendStream(channel, ts, chunks),
+      appendStream(api, channel, ts, chunks),
     // Tests shorten both live intervals together.
     appendIntervalMs: options.editIntervalMs,
   };

@@ -246,7 +246,7 @@ export class SessionStore {
           channelId: r.channel_id,
           ts: r.ts ?? undefined,
           fileId: r.file_id ?? undefined,
-          ...(r.streaming ? { streaming: true } : {}),
+          streaming: r.streaming,
         },
       ]),
     );

@@ -1,7 +1,7 @@
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { OutboxRow } from '../../store/outbox-store.js';
 import { noticeMessage } from '../render/messages.js';
-import { SlackCallError, SlackRateLimited } from '../slack-api.js';
+import { SlackCallError, SlackRateLimited } from '../slack-errors.js';
 import type { CanvasPayload } from '../thread/session-thread.js';
 
 export type Failure =

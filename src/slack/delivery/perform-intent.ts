@@ -2,7 +2,10 @@ import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
 import type { SessionStore, SlackMessageRef } from '../../store/session-store.js';
 import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackMessage } from '../render/messages.js';
-import { type SlackApi, SlackCallError } from '../slack-api.js';
+import type { SlackApi } from '../slack-api.js';
+import { createCanvas, deleteCanvas, shareCanvas } from '../slack-canvases.js';
+import { SlackCallError } from '../slack-errors.js';
+import { startStream, stopStream } from '../slack-streams.js';
 import type {
   CanvasPayload,
   PostPayload,
@@ -56,7 +59,7 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
       }
       if (stream && row.threadTs) {
         try {
-          const ts = await ctx.api.startStream(channel, row.threadTs, stream.chunks, stream.recipient);
+          const ts = await startStream(ctx.api, channel, row.threadTs, stream.chunks, stream.recipient);
           return { channelId: channel, ts, streaming: true };
         } catch (error) {
           if (!(error instanceof SlackCallError && featureRefused(error.code))) throw error;
@@ -86,15 +89,15 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
       // A create whose answer was lost leaves a canvas shared with no one: nobody sees it twice.
       let canvasId = row.progress?.fileId;
       if (!canvasId) {
-        canvasId = await ctx.api.createCanvas(title, markdown);
+        canvasId = await createCanvas(ctx.api, title, markdown);
         await ctx.outbox.saveProgress(row.id, { fileId: canvasId });
       }
       const to = channel.startsWith('D') ? { user: row.requester } : { channel };
       try {
-        await ctx.api.shareCanvas(canvasId, to);
+        await shareCanvas(ctx.api, canvasId, to);
       } catch (error) {
         // Not shareable here: the report goes to the thread as messages, and the canvas away.
-        if (error instanceof SlackCallError) await ctx.api.deleteCanvas(canvasId).catch(() => undefined);
+        if (error instanceof SlackCallError) await deleteCanvas(ctx.api, canvasId).catch(() => undefined);
         throw error;
       }
       return { channelId: channel, fileId: canvasId };
@@ -107,7 +110,7 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
       if (!ts) return undefined;
       if (ref?.streaming && payload.stop) {
         try {
-          await ctx.api.stopStream(channel, ts, payload.stop);
+          await stopStream(ctx.api, channel, ts, payload.stop);
           return undefined;
         } catch (error) {
           // Slack ended the stream already (or this stop landed before a crash): the message is edited instead.

@@ -1,6 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
 import type { SlackMessage } from '../render/messages.js';
-import { SlackRateLimited } from '../slack-api.js';
+import { SlackRateLimited } from '../slack-errors.js';
 
 export interface EditTarget {
   team: string;

@@ -70,29 +70,47 @@ async function queueMention(id: string, channel: string, ts: string): Promise<vo
   );
 }
 
+/**
+ * Queues a mention's session, lets a worker run it until `held` (a call Slack
+ * takes only once its caller is gone) arrives, kills it, waits until Slack has
+ * acted on the call (`landed`), and lets a second worker deliver it.
+ */
+async function dieWhileCalling(
+  channel: string,
+  ts: string,
+  format: 'messages' | 'auto',
+  held: (method: string, args: Record<string, unknown>) => boolean,
+  landed: () => boolean,
+): Promise<{ id: string; sessions: SessionStore }> {
+  const id = randomUUID();
+  await queueMention(id, channel, ts);
+  const arrived = slack.holdUntilCallerGone(held);
+  const first = startWorker(format);
+  await arrived;
+  first.kill('SIGKILL');
+  await once(first, 'exit');
+  await eventually(landed, 5000, 'the held call taken');
+
+  const second = startWorker(format);
+  const sessions = new SessionStore(db.pool);
+  await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
+  await eventually(() => slack.reactionsOn(channel, ts).join() === 'white_check_mark', 30_000, 'reaction');
+  second.kill('SIGTERM');
+  await once(second, 'exit');
+  return { id, sessions };
+}
+
 describe('delivery across a crash', () => {
   it('posts no report part twice and misses none when the process dies with a post in flight that Slack accepts', async () => {
-    const id = randomUUID();
     const ts = '1800000200.000100';
-    await queueMention(id, 'C7', ts);
-    const held = slack.holdUntilCallerGone(
+    // Slack takes the post after the process died: the part is in the thread, nobody knows its ts.
+    const { id, sessions } = await dieWhileCalling(
+      'C7',
+      ts,
+      'messages',
       (method, args) => method === 'chat.postMessage' && String(args.text).startsWith('Research report'),
+      () => slack.calls.some((c) => c.error === 'held'),
     );
-
-    const first = startWorker('messages');
-    await held;
-    first.kill('SIGKILL');
-    await once(first, 'exit');
-    // Slack took the post after the process died: the part is in the thread, nobody knows its ts.
-    await eventually(() => slack.calls.some((c) => c.error === 'held'), 5000, 'held post accepted');
-    expect(slack.thread('C7', ts).filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
-
-    const second = startWorker('messages');
-    const sessions = new SessionStore(db.pool);
-    await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
-    await eventually(() => slack.reactionsOn('C7', ts).join() === 'white_check_mark', 30_000, 'reaction');
-    second.kill('SIGTERM');
-    await once(second, 'exit');
 
     const messages = slack.thread('C7', ts);
     expect(messages.filter((m) => render(m).startsWith('*Report*'))).toHaveLength(1);
@@ -110,23 +128,14 @@ describe('delivery across a crash', () => {
   }, 90_000);
 
   it('shows one canvas and one summary when the process dies with a canvas being made that Slack makes', async () => {
-    const id = randomUUID();
     const ts = '1800000200.000200';
-    await queueMention(id, 'C8', ts);
-    const held = slack.holdUntilCallerGone((method) => method === 'canvases.create');
-
-    const first = startWorker('auto');
-    await held;
-    first.kill('SIGKILL');
-    await once(first, 'exit');
-    await eventually(() => slack.canvases.length === 1, 5000, 'held canvas made');
-
-    const second = startWorker('auto');
-    const sessions = new SessionStore(db.pool);
-    await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
-    await eventually(() => slack.reactionsOn('C8', ts).join() === 'white_check_mark', 30_000, 'reaction');
-    second.kill('SIGTERM');
-    await once(second, 'exit');
+    await dieWhileCalling(
+      'C8',
+      ts,
+      'auto',
+      (method) => method === 'canvases.create',
+      () => slack.canvases.length === 1,
+    );
 
     // The canvas whose answer was lost is shared with no one: readers see exactly one.
     const shared = slack.canvases.filter((c) => c.readers.channels.length + c.readers.users.length > 0);
@@ -141,22 +150,14 @@ describe('delivery across a crash', () => {
   }, 90_000);
 
   it('shows one progress stream when the process dies with a stream being started that Slack starts', async () => {
-    const id = randomUUID();
     const ts = '1800000200.000300';
-    await queueMention(id, 'C9', ts);
-    const held = slack.holdUntilCallerGone((method) => method === 'chat.startStream');
-
-    const first = startWorker('auto');
-    await held;
-    first.kill('SIGKILL');
-    await once(first, 'exit');
-    await eventually(() => slack.thread('C9', ts).some((m) => m.stream), 5000, 'held stream started');
-
-    const second = startWorker('auto');
-    const sessions = new SessionStore(db.pool);
-    await eventually(async () => (await sessions.get(id))?.status === 'done', 60_000, 'delivered');
-    second.kill('SIGTERM');
-    await once(second, 'exit');
+    const { id, sessions } = await dieWhileCalling(
+      'C9',
+      ts,
+      'auto',
+      (method) => method === 'chat.startStream',
+      () => slack.thread('C9', ts).some((m) => m.stream),
+    );
 
     // The second process adopted the untagged stream it found in the thread, appended to it and stopped it.
     const streams = slack.thread('C9', ts).filter((m) => m.stream);

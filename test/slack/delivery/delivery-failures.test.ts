@@ -1,7 +1,7 @@
 import { WebAPIHTTPError, WebAPIRequestError } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { classifyFailure, fallbackIntents } from '../../../src/slack/delivery/delivery-failures.js';
-import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-api.js';
+import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 import type { OutboxRow } from '../../../src/store/outbox-store.js';
 
 const row = (op: OutboxRow['op'], channelId = 'C1') =>

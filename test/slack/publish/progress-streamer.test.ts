@@ -3,7 +3,7 @@ import { initialProgress, type Progress, reduceProgress } from '../../../src/eng
 import { silentLogger } from '../../../src/ports/logger.js';
 import { ProgressStreamer } from '../../../src/slack/publish/progress-streamer.js';
 import type { StreamChunk } from '../../../src/slack/render/progress-chunks.js';
-import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-api.js';
+import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
 const target = { channel: 'C1', ts: '1.0', sessionId: 's' };
 const started = (n: number): Progress =>

@@ -1,0 +1,54 @@
+import { WebAPIRateLimitedError } from '@slack/web-api';
+import type { StreamChunk } from './render/progress-chunks.js';
+import type { SlackApi } from './slack-api.js';
+import { SlackRateLimited, translate } from './slack-errors.js';
+
+// Streamed messages (chat.startStream / appendStream / stopStream; chat:write), for live progress.
+
+/**
+ * Starts a streamed thread reply in plan mode; its ts. Outside direct
+ * messages Slack wants the person it streams to (`recipient`).
+ */
+export async function startStream(
+  api: SlackApi,
+  channel: string,
+  threadTs: string,
+  chunks: StreamChunk[],
+  recipient?: { user: string; team: string },
+): Promise<string> {
+  const result = await api.call('chat.startStream', () =>
+    api.client.chat.startStream({
+      channel,
+      thread_ts: threadTs,
+      chunks,
+      task_display_mode: 'plan',
+      ...(recipient ? { recipient_user_id: recipient.user, recipient_team_id: recipient.team } : {}),
+    }),
+  );
+  return String((result as { ts?: string }).ts);
+}
+
+/** A live update of a stream: a 429 comes back as SlackRateLimited (the next update carries the same state). */
+export async function appendStream(
+  api: SlackApi,
+  channel: string,
+  ts: string,
+  chunks: StreamChunk[],
+): Promise<void> {
+  try {
+    await api.limits.take('chat.appendStream');
+    await api.client.chat.appendStream({ channel, ts, chunks });
+  } catch (error) {
+    if (error instanceof WebAPIRateLimitedError) throw new SlackRateLimited(error.retryAfter * 1000);
+    throw translate(error, 'chat.appendStream');
+  }
+}
+
+export async function stopStream(
+  api: SlackApi,
+  channel: string,
+  ts: string,
+  chunks: StreamChunk[],
+): Promise<void> {
+  await api.call('chat.stopStream', () => api.client.chat.stopStream({ channel, ts, chunks }));
+}
