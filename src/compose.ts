@@ -26,6 +26,7 @@ import { migrate } from './store/migrate.js';
 import { OutboxStore } from './store/outbox-store.js';
 import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
+import { SteeringStore } from './store/steering-store.js';
 
 /** The database and the repositories over it. */
 export interface Store {
@@ -33,6 +34,7 @@ export interface Store {
   sessions: SessionStore;
   lifecycle: SessionLifecycle;
   outbox: OutboxStore;
+  steering: SteeringStore;
 }
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
@@ -95,6 +97,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       sessions,
       lifecycle: new SessionLifecycle(db.pool, hours),
       outbox: new OutboxStore(db.pool, hours),
+      steering: new SteeringStore(db.pool),
       applied,
     };
   } catch (error) {

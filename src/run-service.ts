@@ -90,6 +90,7 @@ export async function runService(
         settings: engineSettings(config),
         logger,
         surfaceFor: delivery?.surfaceFor,
+        steering: store.steering,
       },
       {
         concurrency: config.jobs.concurrentSessions,
@@ -172,6 +173,7 @@ async function startApp(
     sessions: store.sessions,
     lifecycle: store.lifecycle,
     outbox: store.outbox,
+    steering: store.steering,
     deliver: () => delivery.dispatcher.nudge(),
     api,
     log: logger,

@@ -23,6 +23,8 @@ export type ResearchEvent =
   | { type: 'agent_read'; agentId: string; pages: { url: string; title: string }[] }
   | { type: 'agent_failed'; agentId: string; reason: string }
   | { type: 'source_added'; source: Source }
+  /** The requester's note, handed to the orchestrator. */
+  | { type: 'steering'; text: string }
   | { type: 'research_stopped'; reason: StopReason }
   | { type: 'report_delta'; text: string }
   | { type: 'report_done'; markdown: string }

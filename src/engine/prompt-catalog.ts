@@ -21,6 +21,7 @@ export const PROMPT_CATALOG = {
   orchestrator: ORCHESTRATOR_VARIABLES,
   'orchestrator-reasoning': ORCHESTRATOR_VARIABLES,
   'first-cycle-reminder': [],
+  'requester-steering': ['text'],
   'cycle-status': ['current_cycle', 'max_cycles', 'kind'],
   'research-agent': AGENT_VARIABLES,
   'research-agent-reasoning': AGENT_VARIABLES,

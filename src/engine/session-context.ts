@@ -22,12 +22,14 @@ export interface EngineDeps {
   clock: Clock;
   logger: Logger;
   emit: EmitEvent;
+  /** The requester's notes to the running research after a given note id (none outside a thread). */
+  steering?: (afterId: number) => Promise<{ id: number; text: string }[]>;
   /** Called after every step; a throw (e.g. the lease was lost) stops the session. */
   saveCheckpoint: (state: SessionState) => Promise<void>;
 }
 
 /** The adapters a process builds once and shares; each session adds its own `emit` and `saveCheckpoint`. */
-export type EngineBase = Omit<EngineDeps, 'emit' | 'saveCheckpoint'>;
+export type EngineBase = Omit<EngineDeps, 'emit' | 'saveCheckpoint' | 'steering'>;
 
 /** One running session: its state plus what lives only in memory (caches, in-flight work). */
 export interface SessionContext {

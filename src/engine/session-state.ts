@@ -72,6 +72,8 @@ export interface SessionState {
    */
   failures?: Record<string, { count: number; last: string; worked?: boolean }>;
   agents: AgentRecord[];
+  /** The last requester's note handed to the orchestrator (absent before the first). */
+  steeringSeen?: number;
   toolCalls: number;
   usage: Usage;
   stopReason: StopReason | null;

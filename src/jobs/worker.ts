@@ -10,6 +10,7 @@ import { LeaseLostError } from '../store/lease-lost-error.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
+import type { SteeringStore } from '../store/steering-store.js';
 import { listenForCancels } from './cancel-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';
@@ -24,6 +25,8 @@ export interface WorkerDeps {
   logger: Logger;
   /** Publishes sessions of some origins somewhere (Slack threads); none for the rest. */
   surfaceFor?: SurfaceFactory;
+  /** The requester's notes to running research. */
+  steering?: SteeringStore;
 }
 
 export interface WorkerOptions {
@@ -188,6 +191,7 @@ async function runClaimed(
           surface?.onEvent(event);
         },
         saveCheckpoint: (s) => recorder.checkpoint(s),
+        steering: deps.steering && ((after) => deps.steering!.since(id, after)),
       },
       deps.settings,
       state,

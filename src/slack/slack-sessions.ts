@@ -4,6 +4,7 @@ import type { Logger } from '../ports/logger.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
 import { CANNOT_POST, tooManySessions } from './render/refusals.js';
@@ -17,6 +18,8 @@ export interface SlackSessionsDeps {
   sessions: SessionStore;
   lifecycle: SessionLifecycle;
   outbox: OutboxStore;
+  /** The requester's notes to running research. */
+  steering: SteeringStore;
   /** Look at the outbox now (the dispatcher's nudge). */
   deliver: () => void;
   api: SlackApi;
@@ -132,8 +135,28 @@ export class SlackSessions {
         await this.answer(latest, message.text, message.userId, 'answered');
       return;
     }
+    if (isResearching(latest.status)) {
+      // Notes reach the orchestrator at its next cycle: once the report is being written there is none.
+      const steerable = latest.status === 'queued' || latest.status === 'running';
+      if (steerable && latest.requester === message.userId) await this.steer(latest.id, message);
+      return;
+    }
     // In a DM there is nobody else to talk to: a reply in a finished thread is a follow-up question.
-    if (message.isDm && !isResearching(latest.status)) await this.onMention(message);
+    if (message.isDm) await this.onMention(message);
+  }
+
+  /**
+   * The requester's reply while research runs: a note the orchestrator reads
+   * at its next cycle, acknowledged with :memo: on the reply (best effort: the
+   * note is stored either way).
+   */
+  private async steer(sessionId: string, message: PostedMessage): Promise<void> {
+    const text = message.text.replace(/<@[A-Z0-9]+>/g, '').trim();
+    if (!text) return;
+    await this.deps.steering.add(sessionId, message.userId, text.slice(0, this.deps.limits.maxQuestionChars));
+    await this.deps.api
+      .react(message.channelId, message.ts, 'memo')
+      .catch((err) => this.deps.log.warn({ err, sessionId }, 'could not acknowledge a steering note'));
   }
 
   /** [Start without answering]: only the requester may skip the questions. */

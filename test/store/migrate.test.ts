@@ -24,6 +24,7 @@ describe.each([
       '005_cached_tokens.sql',
       '006_feedback.sql',
       '007_slack_native.sql',
+      '008_steering.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -36,6 +37,7 @@ describe.each([
       { id: 5, name: '005_cached_tokens.sql' },
       { id: 6, name: '006_feedback.sql' },
       { id: 7, name: '007_slack_native.sql' },
+      { id: 8, name: '008_steering.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -48,6 +50,7 @@ describe.each([
       'schema_migrations',
       'session_events',
       'session_feedback',
+      'session_steering',
       'session_usage',
       'sessions',
       'slack_messages',
@@ -64,6 +67,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 7]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 8]);
   });
 });

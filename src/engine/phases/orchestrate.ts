@@ -15,6 +15,7 @@ import { generateReportTool } from '../tools/generate-report-tool.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
 import { hasFindings } from './findings.js';
+import { applySteering } from './steering.js';
 
 /**
  * The orchestrator loop, from the state's current cycle. Each cycle is one
@@ -51,6 +52,7 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       break;
     }
     deps.emit({ type: 'cycle', cycle: state.cycle + 1, maxCycles });
+    await applySteering(ctx);
     // What changes every cycle comes last.
     const messages: ChatMessage[] = [{ role: 'system', content: system.text }, ...state.history];
     if (state.cycle === 1) {
