@@ -95,6 +95,8 @@ const schema = z.object({
   SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
   MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
   DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
+  // How long a plan waits for [Start now] / [Edit plan] before research starts by itself; 0 starts at once.
+  PLAN_REVIEW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   // auto: streamed progress and a canvas with its summary in the thread, each where Slack allows it.
   REPORT_FORMAT: optionalText.pipe(z.enum(['auto', 'canvas', 'messages']).default('auto')),
   // Example questions a new assistant-view thread offers, separated by "|" (Slack shows at most 4).
@@ -191,6 +193,7 @@ export interface Config {
     deliveryDeadlineHours: number;
     suggestedPrompts: string[];
     reportFormat: ReportFormat;
+    planReviewSeconds: number;
   };
   logLevel?: string;
 }
@@ -271,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       deliveryDeadlineHours: e.DELIVERY_DEADLINE_HOURS,
       suggestedPrompts: e.SUGGESTED_PROMPTS,
       reportFormat: e.REPORT_FORMAT,
+      planReviewSeconds: e.PLAN_REVIEW_SECONDS,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -9,6 +9,7 @@ import {
 import type { Config } from './config.js';
 import { requireSlack } from './config-requirements.js';
 import { ConfigError } from './engine/errors.js';
+import { estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import { runMaintenance } from './jobs/maintenance.js';
 import { SessionLeases } from './jobs/session-leases.js';
@@ -22,6 +23,7 @@ import { SlackCallError } from './slack/slack-errors.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
+import { pastRuns } from './store/past-runs.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -59,6 +61,7 @@ export async function runService(
     if (store.db.embedded && options.mode === 'worker')
       logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
     const limits = new SlackRateLimits();
+    const settings = engineSettings(config);
     const delivery = slack.botToken
       ? startSlackDelivery(store, {
           botToken: slack.botToken,
@@ -72,6 +75,7 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
+          estimatePlan: async () => estimateText(estimateRun(settings, await pastRuns(store.db.pool))),
         })
       : undefined;
     // Without Slack credentials this process cannot publish to threads, so it leaves Slack sessions to others.
@@ -87,7 +91,7 @@ export async function runService(
         lifecycle: store.lifecycle,
         leases,
         engine: await withKnowledgeBase(engine, store.db),
-        settings: engineSettings(config),
+        settings,
         logger,
         surfaceFor: delivery?.surfaceFor,
         steering: store.steering,
@@ -180,6 +184,7 @@ async function startApp(
     newSessionId: randomUUID,
     limits: { perUser: config.jobs.sessionsPerUser, maxQuestionChars: slack.maxQuestionChars },
     suggestedPrompts: slack.suggestedPrompts,
+    planReviewSeconds: slack.planReviewSeconds,
   });
   const app = createSlackApp(
     {

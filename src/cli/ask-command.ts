@@ -115,9 +115,11 @@ async function finish(
   options: AskOptions,
   io: Io,
 ): Promise<number> {
-  if (outcome.kind === 'needs_clarification') {
-    // Only one round of questions: a second request for clarification cannot happen, but must not hang.
-    io.stderr.write('error: the model asked for clarification twice; try --no-clarify.\n');
+  if (outcome.kind === 'needs_clarification' || outcome.kind === 'needs_plan_review') {
+    // One round of questions, one review: a second request cannot happen, but must not hang.
+    io.stderr.write(
+      `error: the session stopped again for ${outcome.kind === 'needs_plan_review' ? 'a plan review' : 'clarification'}; try --no-clarify.\n`,
+    );
     return 1;
   }
   const report = outcome.kind === 'done' ? outcome.report : outcome.found;

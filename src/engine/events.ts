@@ -13,7 +13,8 @@ export type ResearchEvent =
   | { type: 'phase'; phase: 'clarify' | 'plan' | 'research' | 'report' }
   | { type: 'clarification'; questions: string }
   | { type: 'plan_delta'; text: string }
-  | { type: 'plan_done'; plan: string }
+  /** `review`: research waits for the requester to start it (or edit the plan). */
+  | { type: 'plan_done'; plan: string; review?: boolean }
   | { type: 'cycle'; cycle: number; maxCycles: number }
   | { type: 'thinking'; text: string }
   | { type: 'agent_started'; agentId: string; task: string }

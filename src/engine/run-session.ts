@@ -13,6 +13,8 @@ import { emptyUsage, estimateCost } from './usage.js';
 
 export type SessionOutcome =
   | { kind: 'needs_clarification'; questions: string; state: SessionState }
+  /** The plan is written; research starts when the requester says so or `seconds` have passed. */
+  | { kind: 'needs_plan_review'; plan: string; seconds: number; state: SessionState }
   | { kind: 'done'; report: FinalReport; state: SessionState }
   /** `found` is what the session had gathered when it was cancelled. */
   | { kind: 'cancelled'; found: FinalReport; state: SessionState };
@@ -92,10 +94,17 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
     deps.emit({ type: 'phase', phase: 'plan' });
     state.startedAt ??= deps.clock.now();
     state.plan = await writePlan(ctx);
-    deps.emit({ type: 'plan_done', plan: state.plan });
+    const review = state.request.planReview;
+    deps.emit({ type: 'plan_done', plan: state.plan, ...(review ? { review: true } : {}) });
     state.history = [{ role: 'user', content: researchRequestText(deps.prompts, state.request) }];
-    state.phase = 'research';
+    state.phase = review ? 'review' : 'research';
     await deps.saveCheckpoint(state);
+    if (review) return { kind: 'needs_plan_review', plan: state.plan, seconds: review.seconds, state };
+  }
+  if (state.phase === 'review') {
+    // Started: the time budget counts from now, not from when the plan was written.
+    state.startedAt = deps.clock.now();
+    state.phase = 'research';
   }
   if (state.phase === 'research') {
     deps.emit({ type: 'phase', phase: 'research' });

@@ -31,12 +31,15 @@ export interface ResearchRequest {
   previousResearch?: string;
   skipClarification?: boolean;
   clarification?: { questions: string; answer: string | null };
+  /** The requester reviews the plan before research starts; it starts by itself after `seconds`. */
+  planReview?: { seconds: number };
 }
 
 /** Why research stopped before the orchestrator chose to report: the report is then labelled partial. */
 export type StopReason = 'time_budget' | 'token_budget' | 'tool_call_budget' | 'provider_error';
 
-export type Phase = 'clarify' | 'plan' | 'research' | 'report' | 'done';
+/** `review`: the plan waits for the requester (or its time) before research starts. */
+export type Phase = 'clarify' | 'plan' | 'review' | 'research' | 'report' | 'done';
 
 export interface AgentRecord {
   id: string;

@@ -36,7 +36,7 @@ export class SessionLeases {
        WHERE id = (
          SELECT id FROM sessions
          WHERE status = ANY($4::text[])
-           AND queued_at IS NOT NULL
+           AND queued_at <= now()
            AND origin = ANY($3::text[])
            AND (lease_expires_at IS NULL OR lease_expires_at < now())
          ORDER BY queued_at NULLS LAST, created_at

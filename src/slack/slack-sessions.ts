@@ -28,6 +28,8 @@ export interface SlackSessionsDeps {
   limits: { perUser: number; maxQuestionChars: number };
   /** Example questions offered in a new assistant-view thread. */
   suggestedPrompts: string[];
+  /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
+  planReviewSeconds: number;
   /** How long a new session may wait for a worker before the thread is told it is queued. */
   queueNoticeMs?: number;
 }
@@ -159,10 +161,20 @@ export class SlackSessions {
       .catch((err) => this.deps.log.warn({ err, sessionId }, 'could not acknowledge a steering note'));
   }
 
-  /** [Start without answering]: only the requester may skip the questions. */
+  /**
+   * [Start without answering] (only the requester may skip the questions) and
+   * [Start now] on a plan under review (the requester or a workspace admin).
+   * A repeated click finds nothing waiting and changes nothing.
+   */
   async startNow(sessionId: string, userId: string): Promise<string | undefined> {
     const row = await this.deps.sessions.get(sessionId);
     if (!row) return 'That research no longer exists.';
+    if (row.status === 'reviewing') {
+      if (row.requester !== userId && !(await this.deps.api.isAdmin(userId)))
+        return `Only <@${row.requester}> (who asked) or a workspace admin can start this research.`;
+      await this.deps.lifecycle.startNow(row.id);
+      return undefined;
+    }
     if (row.status !== 'clarifying') return undefined;
     if (row.requester !== userId) return `Only <@${row.requester}> can start this research.`;
     await this.answer(row, null, userId, 'skipped');
@@ -192,9 +204,9 @@ export class SlackSessions {
     if (row.requester !== userId && !(await this.deps.api.isAdmin(userId))) {
       return `Only <@${row.requester}> (who asked) or a workspace admin can cancel this research.`;
     }
-    if (row.status === 'clarifying') {
+    if (row.status === 'clarifying' || row.status === 'reviewing') {
       const closed = await closingIntents(this.deps.sessions, row, { kind: 'cancelled', by: userId });
-      if (await this.deps.lifecycle.cancelClarifying(row.id, userId, closed)) {
+      if (await this.deps.lifecycle.cancelWaiting(row.id, userId, closed)) {
         this.deps.deliver();
         return 'Cancelled.';
       }
@@ -264,7 +276,11 @@ export class SlackSessions {
         requester: s.userId,
         question: s.question,
       },
-      newSession(id, { question: s.question, previousResearch: s.previousResearch }),
+      newSession(id, {
+        question: s.question,
+        previousResearch: s.previousResearch,
+        ...(this.deps.planReviewSeconds > 0 ? { planReview: { seconds: this.deps.planReviewSeconds } } : {}),
+      }),
       {
         opener: { role: s.role, ts: s.roleTs },
         intents: s.role === 'mention' ? [thread.react('eyes')] : [],

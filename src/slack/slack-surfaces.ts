@@ -26,6 +26,8 @@ export interface SlackDeliveryOptions {
   editIntervalMs?: number;
   pollMs?: number;
   reportFormat: ReportFormat;
+  /** The pre-flight estimate for a plan under review. */
+  estimatePlan: () => Promise<string>;
 }
 
 export interface SlackDelivery {
@@ -71,6 +73,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     setStatus: (channel: string, threadTs: string, status: string) =>
       api.setStatus(channel, threadTs, status),
     reportFormat: options.reportFormat,
+    estimatePlan: options.estimatePlan,
     appendStream: (channel: string, ts: string, chunks: StreamChunk[]) =>
       appendStream(api, channel, ts, chunks),
     // Tests shorten both live intervals together.

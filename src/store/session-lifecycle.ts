@@ -5,6 +5,7 @@ import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-inten
 
 export type SessionStatus =
   | 'clarifying'
+  | 'reviewing'
   | 'queued'
   | 'running'
   | 'reporting'
@@ -16,9 +17,18 @@ export type SessionStatus =
   | 'expired';
 
 /** Research not finished yet: these count against the per-user limit and can be cancelled. */
-export const RESEARCHING: readonly SessionStatus[] = ['clarifying', 'queued', 'running', 'reporting'];
-/** A worker can run these: waiting for one, or handed back by one that stopped or died. */
-export const RUNNABLE: readonly SessionStatus[] = ['queued', 'running', 'reporting'];
+export const RESEARCHING: readonly SessionStatus[] = [
+  'clarifying',
+  'reviewing',
+  'queued',
+  'running',
+  'reporting',
+];
+/**
+ * A worker can run these: waiting for one, handed back by one that stopped or
+ * died, or a reviewed plan whose start time (queued_at) has come.
+ */
+export const RUNNABLE: readonly SessionStatus[] = ['reviewing', 'queued', 'running', 'reporting'];
 /** Nothing more will happen to these (retention may delete them). */
 export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'failed', 'cancelled', 'expired'];
 
@@ -28,8 +38,9 @@ export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'fai
  */
 export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
   clarifying: ['queued', 'running', 'cancelled', 'expired'],
+  reviewing: ['running', 'cancelled'],
   queued: ['running'],
-  running: ['reporting', 'clarifying', 'delivering', 'done', 'failed', 'cancelled'],
+  running: ['reporting', 'clarifying', 'reviewing', 'delivering', 'done', 'failed', 'cancelled'],
   reporting: ['delivering', 'done', 'failed', 'cancelled'],
   delivering: ['done', 'undeliverable'],
   done: [],
@@ -131,11 +142,11 @@ export class SessionLifecycle {
     );
   }
 
-  /** A worker claimed a queued session (a resumed one is already running). */
+  /** A worker claimed a queued (or started) session (a resumed one is already running). */
   async begin(id: string, owner: string): Promise<void> {
     await this.pool.query(
       `UPDATE sessions SET status = 'running', updated_at = now()
-       WHERE id = $1 AND status = 'queued' AND lease_owner = $2`,
+       WHERE id = $1 AND status IN ('queued', 'reviewing') AND lease_owner = $2`,
       [id, owner],
     );
   }
@@ -151,6 +162,40 @@ export class SessionLifecycle {
 
   async awaitAnswers(id: string, owner: string | undefined, intents: OutboxIntent[] = []): Promise<void> {
     await this.move(id, 'clarifying', { owner, intents });
+  }
+
+  /** The plan waits for the requester; a worker takes the session up again in `seconds` (or at [Start now]). */
+  async awaitStart(id: string, owner: string, seconds: number, intents: OutboxIntent[] = []): Promise<void> {
+    await this.move(id, 'reviewing', { owner, intents, dueInSeconds: seconds });
+  }
+
+  /** [Start now]: the reviewed plan's session is due at once; false if it is not waiting (a repeat click). */
+  async startNow(id: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE sessions SET queued_at = now(), updated_at = now()
+       WHERE id = $1 AND status = 'reviewing' AND queued_at > now() AND cancel_requested_at IS NULL`,
+      [id],
+    );
+    return rowCount === 1;
+  }
+
+  /**
+   * [Edit plan]: the plan the orchestrator will receive, in the checkpoint and
+   * on the session, while it still waits; false once research has started.
+   */
+  async editPlan(id: string, plan: string, intents: OutboxIntent[] = []): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET plan = $2, updated_at = now()
+         WHERE id = $1 AND status = 'reviewing' AND lease_owner IS NULL RETURNING id),
+       c AS (
+         UPDATE checkpoints SET state = jsonb_set(state, '{plan}', to_jsonb($2::text)), updated_at = now()
+         WHERE session_id IN (SELECT id FROM s)),
+       i AS (${insertIntentsSql('s', '$3', '$4')})
+       SELECT count(*)::int AS n FROM s`,
+      [id, plan, intentsJson(intents), this.deliveryDeadlineHours],
+    );
+    return rows[0].n === 1;
   }
 
   /**
@@ -199,13 +244,14 @@ export class SessionLifecycle {
     return rows[0].n === 1;
   }
 
-  /** Cancels a session waiting for answers (no worker holds it); true only the first time. */
-  async cancelClarifying(id: string, by: string, intents: OutboxIntent[] = []): Promise<boolean> {
+  /** Cancels a session waiting for answers or a start (no worker holds it); true only the first time. */
+  async cancelWaiting(id: string, by: string, intents: OutboxIntent[] = []): Promise<boolean> {
     const { rows } = await this.pool.query(
       `WITH s AS (
          UPDATE sessions SET status = 'cancelled', cancelled_by = $2, cancel_requested_at = now(),
            updated_at = now(), finished_at = now()
-         WHERE id = $1 AND status = 'clarifying' RETURNING id),
+         WHERE id = $1 AND (status = 'clarifying' OR (status = 'reviewing' AND lease_owner IS NULL))
+         RETURNING id),
        i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
       [id, by, intentsJson(intents), this.deliveryDeadlineHours],
@@ -274,7 +320,14 @@ export class SessionLifecycle {
   private async move(
     id: string,
     to: SessionStatus,
-    options: { owner?: string; from?: SessionStatus[]; ending?: Ending; intents?: OutboxIntent[] },
+    options: {
+      owner?: string;
+      from?: SessionStatus[];
+      ending?: Ending;
+      intents?: OutboxIntent[];
+      /** Back to the queue, due in this many seconds, the lease let go. */
+      dueInSeconds?: number;
+    },
   ): Promise<void> {
     const { owner, ending = {}, intents = [] } = options;
     const from = options.from ?? sources(to);
@@ -285,7 +338,10 @@ export class SessionLifecycle {
            report = COALESCE($4::jsonb, report),
            error = COALESCE($5, error),
            updated_at = now(),
-           finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END
+           finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END,
+           queued_at = CASE WHEN $11::float8 IS NULL THEN queued_at ELSE now() + make_interval(secs => $11) END,
+           lease_owner = CASE WHEN $11::float8 IS NULL THEN lease_owner END,
+           lease_expires_at = CASE WHEN $11::float8 IS NULL THEN lease_expires_at END
          WHERE id = $1 AND status = ANY($7::text[]) AND ($8::text IS NULL OR lease_owner = $8)
          RETURNING id),
        i AS (${insertIntentsSql('s', '$9', '$10')})
@@ -301,6 +357,7 @@ export class SessionLifecycle {
         owner ?? null,
         intentsJson(intents),
         this.deliveryDeadlineHours,
+        options.dueInSeconds ?? null,
       ],
     );
     if (rows[0].n === 1) return;

@@ -80,6 +80,11 @@ export class SessionRecorder {
       await this.write(() => this.lifecycle.awaitAnswers(this.sessionId, this.owner, intents));
       return 'clarifying';
     }
+    if (outcome.kind === 'needs_plan_review') {
+      const { seconds } = outcome;
+      await this.write(() => this.lifecycle.awaitStart(this.sessionId, this.owner!, seconds, intents));
+      return 'reviewing';
+    }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
     const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
     const ending = { plan: state.plan ?? undefined, report };

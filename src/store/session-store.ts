@@ -246,7 +246,7 @@ export class SessionStore {
           channelId: r.channel_id,
           ts: r.ts ?? undefined,
           fileId: r.file_id ?? undefined,
-          streaming: r.streaming,
+          ...(r.streaming ? { streaming: true } : {}),
         },
       ]),
     );

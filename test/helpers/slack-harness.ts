@@ -35,6 +35,8 @@ export async function slackHarness(
     PORT: '0',
     LEASE_SECONDS: '5',
     LOG_LEVEL: 'silent',
+    // Research starts as soon as its plan is written, unless a test reviews plans.
+    PLAN_REVIEW_SECONDS: '0',
     ...(options.localPages ? { ALLOW_PRIVATE_URLS: 'true' } : {}),
     ...extraEnv,
   };

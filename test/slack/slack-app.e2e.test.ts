@@ -152,11 +152,9 @@ describe('the Slack app, end to end', () => {
     const thread = h.slack.thread('D1', threadTs).map(render);
     expect(thread.some((t) => t.startsWith(':memo: *Report*'))).toBe(true);
     // In a DM the progress streams without a named recipient (Slack needs one only outside DMs).
-    expect(h.slack.thread('D1', threadTs).find((m) => m.stream)?.stream).toMatchObject({
-      mode: 'plan',
-      state: 'stopped',
-      recipient: undefined,
-    });
+    const stream = h.slack.thread('D1', threadTs).find((m) => m.stream)!.stream!;
+    await eventually(() => stream.state === 'stopped', 5000, 'stream stopped');
+    expect(stream).toMatchObject({ mode: 'plan', recipient: undefined });
     // Slack takes no DM channel for canvas access: the person is given it.
     expect(h.slack.canvases.map((c) => c.readers)).toEqual([{ channels: [], users: ['UANN'] }]);
     expect((await storedSessions(h)).map((s) => s.question)).toEqual(['How do tides work?']);

@@ -25,6 +25,7 @@ describe.each([
       '006_feedback.sql',
       '007_slack_native.sql',
       '008_steering.sql',
+      '009_plan_review.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -38,6 +39,7 @@ describe.each([
       { id: 6, name: '006_feedback.sql' },
       { id: 7, name: '007_slack_native.sql' },
       { id: 8, name: '008_steering.sql' },
+      { id: 9, name: '009_plan_review.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -67,6 +69,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 8]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 9]);
   });
 });

@@ -14,6 +14,7 @@ import {
   type Ending,
   noticeMessage,
   planMessage,
+  planReviewMessage,
   progressMessage,
   rootMessage,
   type SlackMessage,
@@ -39,6 +40,8 @@ export interface ThreadPublisherDeps {
   setStatus?: SetStatus;
   /** Canvas and summary, or the report as messages (REPORT_FORMAT); with `messages`, progress is not streamed either. */
   reportFormat: ReportFormat;
+  /** The pre-flight estimate shown with a plan under review. */
+  estimatePlan: () => Promise<string>;
   /** Live updates of a streamed progress message. */
   appendStream?: AppendStream;
   appendIntervalMs?: number;
@@ -59,6 +62,8 @@ export class ThreadPublisher implements SessionSurface {
   private readonly status?: AssistantStatus;
   private streamer?: ProgressStreamer;
   private plan: string | null = null;
+  /** Resumed from a plan review: research is starting, the plan loses its review buttons. */
+  private reviewing = false;
 
   private constructor(
     private readonly deps: ThreadPublisherDeps,
@@ -98,6 +103,7 @@ export class ThreadPublisher implements SessionSurface {
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, state.startedAt, log);
     publisher.plan = state.plan;
+    publisher.reviewing = state.phase === 'review';
     if (owned.has({ kind: 'progress' })) publisher.startTicking();
     return publisher;
   }
@@ -109,7 +115,13 @@ export class ThreadPublisher implements SessionSurface {
       this.startedAt = this.now();
     if (event.type === 'plan_done') {
       this.plan = event.plan;
-      this.showPlan(event.plan);
+      // A plan under review is posted with the outcome, with its estimate and buttons.
+      if (!event.review) this.showPlan(event.plan);
+    } else if (event.type === 'phase' && event.phase === 'research' && this.reviewing && this.plan) {
+      this.reviewing = false;
+      // The time the requester spent on the plan is not research time.
+      this.startedAt = this.now();
+      this.showPlan(this.plan, true);
     } else this.refresh();
     this.status?.show(statusText(this.progress));
   }
@@ -124,6 +136,11 @@ export class ThreadPublisher implements SessionSurface {
     if (settled.kind === 'needs_clarification') {
       const questions = settled.state.request.clarification?.questions ?? '';
       return [t.post({ kind: 'clarify' }, clarifyMessage(questions, id, { kind: 'open' }))];
+    }
+    if (settled.kind === 'needs_plan_review') {
+      const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
+      const review = { sessionId: id, estimate, seconds: settled.seconds };
+      return [t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review))];
     }
     let ending: Ending;
     let report: FinalReport | null = null;
@@ -184,13 +201,12 @@ export class ThreadPublisher implements SessionSurface {
     return this.deps.reportFormat !== 'messages' && Boolean(this.deps.appendStream);
   }
 
-  private showPlan(plan: string): void {
+  /** The plan (posted, or after its review edited to its running form) and the live progress message. */
+  private showPlan(plan: string, reviewed = false): void {
     const intents = [];
-    const id = this.row.id;
-    if (!this.owned.has({ kind: 'plan' }))
-      intents.push(
-        this.thread.post({ kind: 'plan' }, planMessage(plan, this.streams ? { sessionId: id } : undefined)),
-      );
+    const running = planMessage(plan, this.streams ? { sessionId: this.row.id } : undefined);
+    if (reviewed) intents.push(this.thread.edit({ kind: 'plan' }, running));
+    else if (!this.owned.has({ kind: 'plan' })) intents.push(this.thread.post({ kind: 'plan' }, running));
     if (!this.owned.has({ kind: 'progress' })) {
       const message = this.progressNow();
       // Outside direct messages Slack streams to a named person: the requester.
@@ -206,7 +222,8 @@ export class ThreadPublisher implements SessionSurface {
       );
     }
     // Marked as ours now, so the outcome edits them even if Slack has not taken them yet.
-    for (const intent of intents) this.owned.set(intent.role, { channelId: intent.channelId });
+    for (const intent of intents)
+      if (intent.op === 'post') this.owned.set(intent.role, { channelId: intent.channelId });
     this.deps.outbox.add(this.row.id, intents).then(
       () => this.deps.dispatcher.nudge(),
       (err) => this.log.error({ err, sessionId: this.row.id }, 'could not record the plan for Slack'),

@@ -14,6 +14,7 @@ export interface SlackMessage {
 export const ACTION = {
   cancel: 'research_cancel',
   startNow: 'research_start_now',
+  editPlan: 'research_edit_plan',
   feedback: 'research_feedback',
 } as const;
 
@@ -126,6 +127,33 @@ export function planMessage(plan: string, cancel?: { sessionId: string }): Slack
   const blocks = sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}`);
   if (cancel) blocks.push(cancelActions(cancel.sessionId));
   return { text: 'Research plan', blocks };
+}
+
+/**
+ * The plan waiting for the requester: its steps, the pre-flight estimate, when
+ * it starts by itself, and [Start now] [Edit plan] [Cancel].
+ */
+export function planReviewMessage(
+  plan: string,
+  review: { sessionId: string; estimate: string; seconds: number; editedBy?: string },
+): SlackMessage {
+  const edited = review.editedBy ? `\n_Plan edited by <@${review.editedBy}>._` : '';
+  const blocks = sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}${edited}`);
+  blocks.push(
+    context(
+      `Estimate: ${safeText(review.estimate)} · starts by itself in ${formatDuration(review.seconds * 1000)}`,
+    ),
+    {
+      type: 'actions',
+      block_id: 'plan_review_actions',
+      elements: [
+        button('Start now', ACTION.startNow, review.sessionId, 'primary'),
+        button('Edit plan', ACTION.editPlan, review.sessionId),
+        button('Cancel', ACTION.cancel, review.sessionId, 'danger'),
+      ],
+    },
+  );
+  return { text: 'Research plan: start it, edit it or cancel', blocks };
 }
 
 function cancelActions(sessionId: string): KnownBlock {

@@ -1,6 +1,6 @@
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SessionRow, SessionStore } from '../../store/session-store.js';
-import { clarifyMessage, type Ending, rootMessage } from '../render/messages.js';
+import { clarifyMessage, type Ending, planMessage, rootMessage } from '../render/messages.js';
 import { SessionThread } from './session-thread.js';
 import { ThreadMessages } from './thread-roles.js';
 
@@ -11,9 +11,9 @@ export async function threadOf(sessions: SessionStore, row: SessionRow): Promise
 }
 
 /**
- * A clarification that ends without research (cancelled, expired): the
- * questions lose their buttons and the root (or the mention's reactions)
- * shows how it ended.
+ * A session that ends before research (cancelled, expired) while it waited
+ * for answers or for its plan to be started: the questions or the plan lose
+ * their buttons and the root (or the mention's reactions) shows how it ended.
  */
 export async function closingIntents(
   sessions: SessionStore,
@@ -21,10 +21,13 @@ export async function closingIntents(
   ending: Ending,
 ): Promise<OutboxIntent[]> {
   const state = await sessions.loadCheckpoint(row.id);
-  const questions = state?.request.clarification?.questions ?? '';
   const thread = await threadOf(sessions, row);
+  const opener = thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind);
+  if (row.status === 'reviewing')
+    return [thread.edit({ kind: 'plan' }, planMessage(state?.plan ?? '')), ...opener];
+  const questions = state?.request.clarification?.questions ?? '';
   return [
     thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),
-    ...thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind),
+    ...opener,
   ];
 }
