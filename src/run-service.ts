@@ -17,6 +17,7 @@ import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { startWorker, workerName } from './jobs/worker.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
+import { PlanReview } from './slack/plan-review.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
 import { SlackCallError } from './slack/slack-errors.js';
@@ -75,7 +76,7 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
-          estimatePlan: async () => estimateText(estimateRun(settings, await pastRuns(store.db.pool))),
+          estimatePlan: planEstimate(config, store),
         })
       : undefined;
     // Without Slack credentials this process cannot publish to threads, so it leaves Slack sessions to others.
@@ -148,6 +149,11 @@ export async function runService(
   }
 }
 
+/** The pre-flight estimate for a plan under review, from earlier complete runs and the settings. */
+function planEstimate(config: Config, store: Store): () => Promise<string> {
+  return async () => estimateText(estimateRun(engineSettings(config), await pastRuns(store.db.pool)));
+}
+
 /** The Slack app, once Slack has said who the token is (retried while Slack cannot be reached). */
 async function startApp(
   config: Config,
@@ -173,6 +179,15 @@ async function startApp(
     cause: (error) => (error as { code?: string }).code ?? (error as Error).message,
   });
   if (!identity) return undefined;
+  const review = new PlanReview({
+    sessions: store.sessions,
+    lifecycle: store.lifecycle,
+    api,
+    log: logger,
+    deliver: () => delivery.dispatcher.nudge(),
+    estimatePlan: planEstimate(config, store),
+    seconds: slack.planReviewSeconds,
+  });
   const service = new SlackSessions({
     sessions: store.sessions,
     lifecycle: store.lifecycle,
@@ -185,6 +200,7 @@ async function startApp(
     limits: { perUser: config.jobs.sessionsPerUser, maxQuestionChars: slack.maxQuestionChars },
     suggestedPrompts: slack.suggestedPrompts,
     planReviewSeconds: slack.planReviewSeconds,
+    review,
   });
   const app = createSlackApp(
     {
@@ -197,7 +213,7 @@ async function startApp(
       identity,
       health: () => health(store, delivery, running),
     },
-    { service, store: store.sessions, api },
+    { service, review, store: store.sessions, api },
   );
   return app;
 }

@@ -1,4 +1,9 @@
-import { type AuthTestResponse, WebAPIRateLimitedError, type WebClient } from '@slack/web-api';
+import {
+  type AuthTestResponse,
+  type ViewsOpenArguments,
+  WebAPIRateLimitedError,
+  type WebClient,
+} from '@slack/web-api';
 import { sleep } from '../http/retry-delay.js';
 import type { SlackMessage } from './render/messages.js';
 import { SlackCallError, SlackRateLimited, translate } from './slack-errors.js';
@@ -213,6 +218,11 @@ export class SlackApi {
       throw error;
     });
     return this.auth;
+  }
+
+  /** A modal, opened from a click (`trigger_id` lives 3 s). */
+  async openView(triggerId: string, view: ViewsOpenArguments['view']): Promise<void> {
+    await this.call('views.open', () => this.client.views.open({ trigger_id: triggerId, view }));
   }
 
   /** Workspace admins and owners may cancel anyone's research. */

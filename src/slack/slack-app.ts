@@ -4,6 +4,7 @@ import { App, type BlockAction, type ButtonAction, HTTPReceiver } from '@slack/b
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
 import { guardRequests } from './http-edge.js';
+import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
 import type { SlackApi } from './slack-api.js';
@@ -27,6 +28,7 @@ export interface SlackAppOptions {
 
 export interface SlackAppParts {
   service: SlackSessions;
+  review: PlanReview;
   store: SessionStore;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
@@ -46,7 +48,10 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel']);
  * verified by Bolt's HTTP receiver (a bad one gets 401 and runs nothing);
  * bodies it would choke on are refused before it sees them (http-edge.ts).
  */
-export function createSlackApp(options: SlackAppOptions, { service, store, api }: SlackAppParts): SlackApp {
+export function createSlackApp(
+  options: SlackAppOptions,
+  { service, review, store, api }: SlackAppParts,
+): SlackApp {
   const log = options.logger;
   const socketMode = Boolean(options.appToken);
   const boltLog = slackLogger(log, 'bolt');
@@ -216,6 +221,28 @@ export function createSlackApp(options: SlackAppOptions, { service, store, api }
     ACTION.startNow,
     button((id, user) => service.startNow(id, user)),
   );
+  app.action<BlockAction>(ACTION.editPlan, async ({ ack, body, action, respond }) => {
+    await ack();
+    const sessionId = (action as ButtonAction).value ?? '';
+    try {
+      const reply = await review.openEditor(sessionId, body.user.id, body.trigger_id);
+      if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
+    } catch (err) {
+      log.error({ err, sessionId }, 'opening the plan editor failed');
+      await respond({ response_type: 'ephemeral', replace_original: false, text: SORRY }).catch(() => {});
+    }
+  });
+  app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
+    const sessionId = view.private_metadata;
+    try {
+      const text = view.state.values.plan?.plan?.value ?? '';
+      const error = await review.saveEdit(sessionId, body.user.id, text);
+      await ack(error ? { response_action: 'errors', errors: { plan: error } } : undefined);
+    } catch (err) {
+      log.error({ err, sessionId }, 'saving the edited plan failed');
+      await ack({ response_action: 'errors', errors: { plan: SORRY } });
+    }
+  });
   app.action<BlockAction>(
     ACTION.feedback,
     button(async (value, user) => {

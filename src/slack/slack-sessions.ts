@@ -6,6 +6,7 @@ import { isResearching, type SessionLifecycle } from '../store/session-lifecycle
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
+import type { PlanReview } from './plan-review.js';
 import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
 import { CANNOT_POST, tooManySessions } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
@@ -30,6 +31,7 @@ export interface SlackSessionsDeps {
   suggestedPrompts: string[];
   /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
   planReviewSeconds: number;
+  review: PlanReview;
   /** How long a new session may wait for a worker before the thread is told it is queued. */
   queueNoticeMs?: number;
 }
@@ -169,12 +171,7 @@ export class SlackSessions {
   async startNow(sessionId: string, userId: string): Promise<string | undefined> {
     const row = await this.deps.sessions.get(sessionId);
     if (!row) return 'That research no longer exists.';
-    if (row.status === 'reviewing') {
-      if (row.requester !== userId && !(await this.deps.api.isAdmin(userId)))
-        return `Only <@${row.requester}> (who asked) or a workspace admin can start this research.`;
-      await this.deps.lifecycle.startNow(row.id);
-      return undefined;
-    }
+    if (row.status === 'reviewing') return this.deps.review.start(row, userId);
     if (row.status !== 'clarifying') return undefined;
     if (row.requester !== userId) return `Only <@${row.requester}> can start this research.`;
     await this.answer(row, null, userId, 'skipped');

@@ -183,17 +183,18 @@ export class SessionLifecycle {
    * [Edit plan]: the plan the orchestrator will receive, in the checkpoint and
    * on the session, while it still waits; false once research has started.
    */
-  async editPlan(id: string, plan: string, intents: OutboxIntent[] = []): Promise<boolean> {
+  async editPlan(id: string, plan: string, seconds: number, intents: OutboxIntent[] = []): Promise<boolean> {
+    // The wait starts again: the requester reads the edited plan before it starts by itself.
     const { rows } = await this.pool.query(
       `WITH s AS (
-         UPDATE sessions SET plan = $2, updated_at = now()
+         UPDATE sessions SET plan = $2, updated_at = now(), queued_at = now() + make_interval(secs => $5)
          WHERE id = $1 AND status = 'reviewing' AND lease_owner IS NULL RETURNING id),
        c AS (
          UPDATE checkpoints SET state = jsonb_set(state, '{plan}', to_jsonb($2::text)), updated_at = now()
          WHERE session_id IN (SELECT id FROM s)),
        i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
-      [id, plan, intentsJson(intents), this.deliveryDeadlineHours],
+      [id, plan, intentsJson(intents), this.deliveryDeadlineHours, seconds],
     );
     return rows[0].n === 1;
   }

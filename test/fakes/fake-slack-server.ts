@@ -88,6 +88,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     return assistant.get(key)!;
   };
   const canvases = fakeCanvases(parseJson);
+  const views: { trigger: string; view: Record<string, unknown> }[] = [];
   const streams = fakeStreams(messages, () => nextTs(), parseJson);
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
@@ -289,6 +290,18 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
           })),
         });
       }
+      // Modals (docs.slack.dev: views.open): a fresh trigger, a modal with a title of at most 24 characters.
+      case 'views.open': {
+        const view = parseJson(args.view) as
+          | { type?: string; title?: { text?: string }; callback_id?: string; blocks?: unknown[] }
+          | undefined;
+        if (!args.trigger_id) return fail('invalid_trigger_id');
+        if (view?.type !== 'modal' || !view.title?.text || view.title.text.length > 24)
+          return fail('invalid_arguments');
+        if ((view.blocks ?? []).length > 100) return fail('invalid_blocks');
+        views.push({ trigger: String(args.trigger_id), view: view as Record<string, unknown> });
+        return ok({ view: { id: `V${views.length}`, ...view } });
+      }
       // The assistant view (docs.slack.dev: assistant.threads.*): a thread is channel_id + thread_ts.
       case 'assistant.threads.setSuggestedPrompts': {
         const prompts = parseJson(args.prompts) as { title?: unknown; message?: unknown }[] | undefined;
@@ -402,6 +415,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     files,
     notInChannel,
     archived,
+    /** Modals the app opened. */
+    views,
     /** Canvases the app made (deleted ones marked). */
     canvases: canvases.canvases,
     /** What the app set on an assistant-view thread (suggested prompts, title). */

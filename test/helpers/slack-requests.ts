@@ -112,5 +112,32 @@ export function buttonClick(
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
+/** A modal's submission (view_submission) with one input block `block` whose element `action` holds `value`. */
+export function viewSubmission(
+  callbackId: string,
+  privateMetadata: string,
+  user: string,
+  input: { block: string; action: string; value: string },
+): string {
+  const payload = {
+    type: 'view_submission',
+    team: { id: 'T1', domain: 'test' },
+    user: { id: user, username: user.toLowerCase(), team_id: 'T1' },
+    api_app_id: 'A1',
+    token: 'verification-token',
+    trigger_id: `trigger.${Date.now()}`,
+    view: {
+      id: 'V1',
+      type: 'modal',
+      callback_id: callbackId,
+      private_metadata: privateMetadata,
+      state: {
+        values: { [input.block]: { [input.action]: { type: 'plain_text_input', value: input.value } } },
+      },
+    },
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 export const FORM = 'application/x-www-form-urlencoded';
 export const JSON_TYPE = 'application/json';

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
-import { buttonClick, eventCallback, FORM, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
+import {
+  buttonClick,
+  eventCallback,
+  FORM,
+  JSON_TYPE,
+  signedPost,
+  viewSubmission,
+} from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
 afterEach(async () => {
@@ -112,5 +119,64 @@ describe('plan review', () => {
     await eventually(() => buttons(plan).length === 0, 5000, 'plan without buttons');
     expect(await storedSessions(h)).toMatchObject([{ status: 'cancelled' }]);
     expect(researched(h)).toBe(0);
+  }, 60_000);
+
+  it('edits the plan in a modal: the thread shows it, and it is the plan the orchestrator receives', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }), { PLAN_REVIEW_SECONDS: '600' });
+    const app = await h.start();
+    const { ts, plan } = await askForPlan(h, app.url);
+    const sessionId = String(plan.blocks.at(-1)!.elements![1]!.value);
+    const click = (action: string, user: string) =>
+      signedPost(
+        app.url,
+        buttonClick(
+          action,
+          sessionId,
+          user,
+          { channel: 'C1', ts: plan.ts, threadTs: ts },
+          h!.slack.responseUrl(`${action}-${user}`),
+        ),
+        FORM,
+      );
+    await click('research_edit_plan', 'UBOB');
+    const refused = await eventually(
+      () => h!.slack.responses.find((r) => r.url.endsWith('/research_edit_plan-UBOB')),
+      5000,
+      'refusal',
+    );
+    expect(refused.body.text).toBe(
+      "Only <@UANN> (who asked) or a workspace admin can edit this research's plan.",
+    );
+    await click('research_edit_plan', 'UANN');
+    const opened = await eventually(() => h!.slack.views[0], 5000, 'the editor');
+    expect(JSON.stringify(opened.view)).toContain('1. Topic 1');
+
+    const submit = (text: string) =>
+      signedPost(
+        app.url,
+        viewSubmission('research_plan_edit', sessionId, 'UANN', {
+          block: 'plan',
+          action: 'plan',
+          value: text,
+        }),
+        FORM,
+      );
+    const tooLong = await submit(Array.from({ length: 7 }, (_, i) => `${i + 1}. Step ${i + 1}`).join('\n'));
+    expect(JSON.parse(tooLong.body)).toEqual({
+      response_action: 'errors',
+      errors: { plan: 'A plan has at most 6 steps; this one has 7.' },
+    });
+    const saved = await submit('1. Tidal forces in the Bay of Fundy\n2. Tide prediction tables');
+    expect(saved.status).toBe(200);
+    await eventually(() => render(plan).includes('Plan edited by <@UANN>'), 5000, 'edited plan shown');
+    expect(render(plan)).toContain('1. Tidal forces in the Bay of Fundy');
+
+    await click('research_start_now', 'UANN');
+    await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 30_000, 'done');
+    const orchestrator = h.model.requests.find((r) =>
+      r.tools?.some((t) => t.function.name === 'research_agent'),
+    )!;
+    expect(JSON.stringify(orchestrator.messages)).toContain('Tidal forces in the Bay of Fundy');
+    expect(JSON.stringify(orchestrator.messages)).not.toContain('1. Topic 1');
   }, 60_000);
 });

@@ -1,0 +1,23 @@
+/** A research plan has at most this many steps (the plan prompt asks for as many). */
+export const MAX_PLAN_STEPS = 6;
+const MAX_STEP_CHARS = 500;
+
+/**
+ * A plan the requester edited: numbered steps (`1.` or `1)`), one per line,
+ * at most six, none empty or overlong; other lines are kept as notes under the
+ * step before them. The plan as it will be used, or why it cannot be.
+ */
+export function checkEditedPlan(text: string): { plan: string } | { error: string } {
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.trimEnd());
+  const steps = lines.filter((l) => /^\s*\d+[.)]\s*/.test(l));
+  if (steps.length === 0) return { error: 'Write the plan as numbered steps: "1. …", one per line.' };
+  if (steps.length > MAX_PLAN_STEPS)
+    return { error: `A plan has at most ${MAX_PLAN_STEPS} steps; this one has ${steps.length}.` };
+  if (steps.some((s) => !s.replace(/^\s*\d+[.)]\s*/, '').trim())) return { error: 'A step is empty.' };
+  if (steps.some((s) => s.length > MAX_STEP_CHARS))
+    return { error: `Keep each step under ${MAX_STEP_CHARS} characters.` };
+  return { plan: lines.join('\n').trim() };
+}
