@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 import type { Config } from './config.js';
 import { requireModelAccess } from './config-requirements.js';
 import { noResearchTools } from './engine/errors.js';
+import { estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { unpricedModels } from './engine/usage.js';
@@ -24,6 +26,7 @@ import {
 } from './store/database-errors.js';
 import { migrate } from './store/migrate.js';
 import { OutboxStore } from './store/outbox-store.js';
+import { pastRuns } from './store/past-runs.js';
 import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
 import { SteeringStore } from './store/steering-store.js';
@@ -164,4 +167,9 @@ export async function withKnowledgeBase(engine: EngineBase, db: Database): Promi
   const knowledgeBase = new KnowledgeStore(db.pool);
   if (!engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
   return { ...engine, knowledgeBase };
+}
+
+/** The pre-flight estimate for a plan under review, from earlier complete runs and the settings. */
+export function planEstimate(config: Config, pool: pg.Pool): () => Promise<string> {
+  return async () => estimateText(estimateRun(engineSettings(config), await pastRuns(pool)));
 }

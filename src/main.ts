@@ -5,7 +5,14 @@ import { askCommand, type Io } from './cli/ask-command.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
-import { engineDeps, engineSettings, openStore, type Store, withKnowledgeBase } from './compose.js';
+import {
+  engineDeps,
+  engineSettings,
+  openStore,
+  planEstimate,
+  type Store,
+  withKnowledgeBase,
+} from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { currentSessionId } from './jobs/session-scope.js';
@@ -17,10 +24,11 @@ import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 const USAGE = `Usage: deep-research <command>
 
 Commands:
-  ask "question" [--no-clarify] [--out FILE] [--json]
+  ask "question" [--no-clarify] [--yes] [--out FILE] [--json]
   ask --background "question"
       Research a question: answer the clarifying questions at the prompt (or skip
-      them with --no-clarify), follow the plan and live progress, then read the
+      them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)]",
+      or --yes to start at once), follow live progress, then read the
       cited report. --out writes the report as Markdown; --json prints events as
       JSON lines. Ctrl-C cancels and prints what was found. --background queues
       the question for the workers instead (no clarification) and returns at once.
@@ -73,6 +81,7 @@ export async function runCli(
           background: { type: 'boolean', default: false },
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
+          yes: { type: 'boolean', short: 'y', default: false },
         },
       });
       const config = loadConfig(env);
@@ -98,6 +107,7 @@ export async function runCli(
         clarify: !values['no-clarify'],
         out: values.out,
         json: values.json,
+        yes: values.yes,
       };
       return await withStore(config, async ({ sessions, lifecycle, db }) =>
         askCommand(
@@ -109,6 +119,7 @@ export async function runCli(
             lifecycle,
             requester: userInfo().username,
             maxQuestionChars: config.slack.maxQuestionChars,
+            estimatePlan: planEstimate(config, db.pool),
           },
           options,
           io,

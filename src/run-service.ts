@@ -3,13 +3,13 @@ import {
   engineDeps,
   engineSettings,
   openStoreWhenReachable,
+  planEstimate,
   type Store,
   withKnowledgeBase,
 } from './compose.js';
 import type { Config } from './config.js';
 import { requireSlack } from './config-requirements.js';
 import { ConfigError } from './engine/errors.js';
-import { estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import { runMaintenance } from './jobs/maintenance.js';
 import { SessionLeases } from './jobs/session-leases.js';
@@ -24,7 +24,6 @@ import { SlackCallError } from './slack/slack-errors.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
-import { pastRuns } from './store/past-runs.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -76,7 +75,7 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
-          estimatePlan: planEstimate(config, store),
+          estimatePlan: planEstimate(config, store.db.pool),
         })
       : undefined;
     // Without Slack credentials this process cannot publish to threads, so it leaves Slack sessions to others.
@@ -149,11 +148,6 @@ export async function runService(
   }
 }
 
-/** The pre-flight estimate for a plan under review, from earlier complete runs and the settings. */
-function planEstimate(config: Config, store: Store): () => Promise<string> {
-  return async () => estimateText(estimateRun(engineSettings(config), await pastRuns(store.db.pool)));
-}
-
 /** The Slack app, once Slack has said who the token is (retried while Slack cannot be reached). */
 async function startApp(
   config: Config,
@@ -185,7 +179,7 @@ async function startApp(
     api,
     log: logger,
     deliver: () => delivery.dispatcher.nudge(),
-    estimatePlan: planEstimate(config, store),
+    estimatePlan: planEstimate(config, store.db.pool),
     seconds: slack.planReviewSeconds,
   });
   const service = new SlackSessions({

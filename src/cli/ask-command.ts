@@ -12,6 +12,7 @@ import type { EngineSettings } from '../engine/settings.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
+import { reviewPlanAtPrompt } from './plan-prompt.js';
 import { type Output, TerminalView } from './terminal-view.js';
 
 export interface AskOptions {
@@ -19,6 +20,8 @@ export interface AskOptions {
   clarify: boolean;
   out?: string;
   json: boolean;
+  /** Start without asking about the plan (--yes); --json never asks. */
+  yes?: boolean;
 }
 
 export interface AskDeps {
@@ -31,6 +34,8 @@ export interface AskDeps {
   requester?: string;
   /** MAX_QUESTION_CHARS, as in Slack. */
   maxQuestionChars: number;
+  /** The pre-flight estimate shown with the plan. */
+  estimatePlan?: () => Promise<string>;
 }
 
 export interface Io {
@@ -59,7 +64,12 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     return 2;
   }
   const view = options.json ? null : new TerminalView(io.stdout);
-  let state = newSession(deps.newSessionId(), { question, skipClarification: !options.clarify });
+  const review = !options.yes && !options.json;
+  let state = newSession(deps.newSessionId(), {
+    question,
+    skipClarification: !options.clarify,
+    ...(review ? { planReview: { seconds: 0 } } : {}),
+  });
   const recorder =
     deps.sessions && deps.lifecycle
       ? new SessionRecorder(deps.sessions, deps.lifecycle, state.sessionId, deps.engine.logger)
@@ -95,6 +105,26 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
       await deps.lifecycle?.resume(state.sessionId);
       view?.start();
       outcome = await runSession(engine, deps.settings, state, { signal: io.signal });
+    }
+    if (outcome.kind === 'needs_plan_review') {
+      view?.stop();
+      const estimate = (await deps.estimatePlan?.().catch(() => undefined)) ?? 'n/a';
+      const decision = await reviewPlanAtPrompt(io, estimate);
+      state = structuredClone(outcome.state);
+      if (decision.kind === 'start' && decision.plan) state.plan = decision.plan;
+      // Declined: the session ends cancelled before any research, as a cancel at the first step would.
+      const declined = new AbortController();
+      if (decision.kind === 'cancel') declined.abort();
+      view?.start();
+      outcome = await runSession(engine, deps.settings, state, {
+        signal: decision.kind === 'cancel' ? declined.signal : io.signal,
+      });
+      if (decision.kind === 'cancel') {
+        view?.stop();
+        await recorder?.finish(outcome);
+        io.stderr.write(`Cancelled before research started (session ${state.sessionId}).\n`);
+        return 1;
+      }
     }
     view?.stop();
     await recorder?.finish(outcome);

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { askCommand, type Io } from '../../src/cli/ask-command.js';
+import { call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
+import { harness, testSettings } from '../helpers/engine-harness.js';
+import { io } from '../helpers/io.js';
+import { corpusTools, finalReportStep, researcher, URL_A } from '../helpers/scenario.js';
+
+function ask(llm: ScriptedLlm, streams: Io) {
+  const { deps } = harness(llm, corpusTools());
+  const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
+  return askCommand(
+    {
+      engine,
+      settings: testSettings(),
+      newSessionId: () => 'sess-1',
+      requester: 'ann',
+      maxQuestionChars: 2000,
+      estimatePlan: async () => '5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)',
+    },
+    { question: 'How do heat pumps compare with gas boilers?', clarify: false, json: false },
+    streams,
+  );
+}
+
+/** A fresh lane per test: a scripted model uses its steps up. */
+const plan = (): Lane => ({
+  name: 'plan',
+  match: purpose('plan'),
+  steps: [say('1. Running costs\n2. Grants')],
+});
+
+describe('the plan review at the terminal', () => {
+  it('shows the estimate and, on "n", ends before any research', async () => {
+    const llm = new ScriptedLlm([plan()]);
+    const streams = io(['n\n']);
+    expect(await ask(llm, streams)).toBe(1);
+    llm.assertDone();
+    expect(streams.out.text).toContain(
+      'Research plan:\n1. Running costs\n2. Grants\nEstimate: 5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)\nStart? [Y/n/e(dit)] ',
+    );
+    expect(streams.err.text).toBe('Cancelled before research started (session sess-1).\n');
+  });
+
+  it('takes an edited plan after "e" (asking again while it is invalid), and researches with it', async () => {
+    const llm = new ScriptedLlm([
+      plan(),
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [
+          {
+            ...call('research_agent', { task: 'T1 costs in Europe' }),
+            expect: (r) => {
+              expect(r.messages[0]!.content).toContain('1. Only Europe\n2. Only 2025 prices');
+              expect(r.messages[0]!.content).not.toContain('Running costs');
+            },
+          },
+          call('generate_report'),
+        ],
+      },
+      researcher('T1 costs', 'heat pump costs', [URL_A], URL_A),
+      { name: 'report', match: purpose('final_report'), steps: [finalReportStep] },
+    ]);
+    const streams = io([
+      'e\n',
+      'Europe only\n',
+      '\n',
+      'e\n',
+      '1. Only Europe\n',
+      '2. Only 2025 prices\n',
+      '\n',
+    ]);
+    expect(await ask(llm, streams)).toBe(0);
+    llm.assertDone();
+    expect(streams.out.text).toContain(
+      'Write the plan as numbered steps: "1. …", one per line.\nStart? [Y/n/e(dit)] ',
+    );
+  });
+});
