@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import { requireModelAccess } from './config-requirements.js';
 import { noResearchTools } from './engine/errors.js';
-import { estimateRun, estimateText } from './engine/estimate.js';
+import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { unpricedModels } from './engine/usage.js';
@@ -29,6 +29,7 @@ import { OutboxStore } from './store/outbox-store.js';
 import { pastRuns } from './store/past-runs.js';
 import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
+import { SpendStore } from './store/spend-store.js';
 import { SteeringStore } from './store/steering-store.js';
 
 /** The database and the repositories over it. */
@@ -38,6 +39,7 @@ export interface Store {
   lifecycle: SessionLifecycle;
   outbox: OutboxStore;
   steering: SteeringStore;
+  spend: SpendStore;
 }
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
@@ -101,6 +103,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       lifecycle: new SessionLifecycle(db.pool, hours),
       outbox: new OutboxStore(db.pool, hours),
       steering: new SteeringStore(db.pool),
+      spend: new SpendStore(db.pool),
       applied,
     };
   } catch (error) {
@@ -169,7 +172,13 @@ export async function withKnowledgeBase(engine: EngineBase, db: Database): Promi
   return { ...engine, knowledgeBase };
 }
 
-/** The pre-flight estimate for a plan under review, from earlier complete runs and the settings. */
+/** The pre-flight estimate for a research run, from earlier complete runs and the settings. */
+export function runEstimate(config: Config, pool: pg.Pool): () => Promise<Estimate> {
+  return async () => estimateRun(engineSettings(config), await pastRuns(pool));
+}
+
+/** The estimate as a plan under review shows it. */
 export function planEstimate(config: Config, pool: pg.Pool): () => Promise<string> {
-  return async () => estimateText(estimateRun(engineSettings(config), await pastRuns(pool)));
+  const estimate = runEstimate(config, pool);
+  return async () => estimateText(await estimate());
 }

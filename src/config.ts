@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './engine/errors.js';
 import type { ModelPrice } from './engine/usage.js';
+import type { SpendCaps } from './jobs/spend-caps.js';
 import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
 import { SECRET } from './redact-secrets.js';
 import type { ReportFormat } from './slack/thread/report-intents.js';
@@ -83,6 +84,9 @@ const schema = z.object({
   CLARIFY_TIMEOUT_HOURS: positiveNumber.default(24),
   MAX_CONCURRENT_SESSIONS: positiveInt.default(4),
   MAX_SESSIONS_PER_USER: positiveInt.default(2),
+  // Daily spending caps in USD (UTC days); unset: no cap.
+  USER_DAILY_BUDGET_USD: positiveNumber.optional(),
+  WORKSPACE_DAILY_BUDGET_USD: positiveNumber.optional(),
   LEASE_SECONDS: z.coerce.number().min(5).max(600).default(30),
   LOG_LEVEL: optionalText.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -180,7 +184,13 @@ export interface Config {
     pageReadMs: number;
   };
   database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
-  jobs: { clarifyTimeoutHours: number; concurrentSessions: number; sessionsPerUser: number; leaseMs: number };
+  jobs: {
+    clarifyTimeoutHours: number;
+    concurrentSessions: number;
+    sessionsPerUser: number;
+    leaseMs: number;
+    spendCaps: SpendCaps;
+  };
   slack: {
     botToken?: string;
     signingSecret?: string;
@@ -262,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       concurrentSessions: e.MAX_CONCURRENT_SESSIONS,
       sessionsPerUser: e.MAX_SESSIONS_PER_USER,
       leaseMs: e.LEASE_SECONDS * 1000,
+      spendCaps: { userDailyUsd: e.USER_DAILY_BUDGET_USD, workspaceDailyUsd: e.WORKSPACE_DAILY_BUDGET_USD },
     },
     slack: {
       botToken: e.SLACK_BOT_TOKEN,

@@ -16,6 +16,7 @@ import {
 import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { currentSessionId } from './jobs/session-scope.js';
+import { usageSummary } from './jobs/spend-caps.js';
 import { createLogger } from './logger.js';
 import { secretsOf } from './redact-secrets.js';
 import { runService } from './run-service.js';
@@ -32,6 +33,9 @@ Commands:
       cited report. --out writes the report as Markdown; --json prints events as
       JSON lines. Ctrl-C cancels and prints what was found. --background queues
       the question for the workers instead (no clarification) and returns at once.
+  usage
+      Tokens and cost of your research (and of all research here), today and this
+      month (UTC), with the daily caps when they are set.
   sessions list
       The latest sessions, newest first.
   sessions show ID
@@ -125,6 +129,14 @@ export async function runCli(
           io,
         ),
       );
+    }
+    if (command === 'usage') {
+      const config = loadConfig(env);
+      return await withStore(config, async ({ spend }) => {
+        const who = { requester: userInfo().username, teamId: null };
+        io.stdout.write(`${await usageSummary(spend, config.jobs.spendCaps, who)}\n`);
+        return 0;
+      });
     }
     if (command === 'sessions') {
       const [sub, id] = rest;

@@ -4,6 +4,7 @@ import {
   engineSettings,
   openStoreWhenReachable,
   planEstimate,
+  runEstimate,
   type Store,
   withKnowledgeBase,
 } from './compose.js';
@@ -95,6 +96,7 @@ export async function runService(
         logger,
         surfaceFor: delivery?.surfaceFor,
         steering: store.steering,
+        spend: { store: store.spend, caps: config.jobs.spendCaps },
       },
       {
         concurrency: config.jobs.concurrentSessions,
@@ -195,6 +197,7 @@ async function startApp(
     suggestedPrompts: slack.suggestedPrompts,
     planReviewSeconds: slack.planReviewSeconds,
     review,
+    spend: { store: store.spend, caps: config.jobs.spendCaps, estimate: runEstimate(config, store.db.pool) },
   });
   const app = createSlackApp(
     {

@@ -36,7 +36,7 @@ export interface ResearchRequest {
 }
 
 /** Why research stopped before the orchestrator chose to report: the report is then labelled partial. */
-export type StopReason = 'time_budget' | 'token_budget' | 'tool_call_budget' | 'provider_error';
+export type StopReason = 'time_budget' | 'token_budget' | 'tool_call_budget' | 'spend_cap' | 'provider_error';
 
 /** `review`: the plan waits for the requester (or its time) before research starts. */
 export type Phase = 'clarify' | 'plan' | 'review' | 'research' | 'report' | 'done';

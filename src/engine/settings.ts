@@ -15,6 +15,8 @@ export interface EngineSettings {
   agentTimeBudgetMs: number;
   tokenBudget: number;
   toolCallBudget: number;
+  /** What this run may still spend today (the daily caps less what was spent); unset: no cap. */
+  spendLimitUsd?: number;
   /** Cap for one model call; the time left in the session caps it further. */
   llmTimeoutMs: number;
   toolTimeoutMs: number;

@@ -9,12 +9,14 @@ import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
-import type { SessionStore } from '../store/session-store.js';
+import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SpendStore } from '../store/spend-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { listenForCancels } from './cancel-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';
 import type { SessionSurface, SurfaceFactory } from './session-surface.js';
+import { type SpendCaps, spendLeft } from './spend-caps.js';
 
 export interface WorkerDeps {
   sessions: SessionStore;
@@ -27,6 +29,8 @@ export interface WorkerDeps {
   surfaceFor?: SurfaceFactory;
   /** The requester's notes to running research. */
   steering?: SteeringStore;
+  /** Daily spending caps, and where spending is read: a run may spend what they leave it. */
+  spend?: { store: SpendStore; caps: SpendCaps };
 }
 
 export interface WorkerOptions {
@@ -182,6 +186,7 @@ async function runClaimed(
     const row = await sessions.get(id);
     if (row && deps.surfaceFor) surface = await deps.surfaceFor(row, state, log);
     log.info({ attempt: claim.attempts, phase: state.phase, cycle: state.cycle, dropped }, 'running session');
+    const settings = await withSpendLimit(deps, row, id);
     const outcome: SessionOutcome = await runSession(
       {
         ...deps.engine,
@@ -193,7 +198,7 @@ async function runClaimed(
         saveCheckpoint: (s) => recorder.checkpoint(s),
         steering: deps.steering && ((after) => deps.steering!.since(id, after)),
       },
-      deps.settings,
+      settings,
       state,
       { signal: controller.signal },
     );
@@ -228,4 +233,14 @@ async function runClaimed(
     clearInterval(timer);
     await leases.release(id).catch((err) => log.error({ err }, 'could not release the session'));
   }
+}
+
+/** The engine settings for one run: with caps, what today's spending leaves it (others' spending, not its own). */
+async function withSpendLimit(deps: WorkerDeps, row: SessionRow | null, id: string): Promise<EngineSettings> {
+  const caps = deps.spend?.caps;
+  if (!deps.spend || !row || (caps?.userDailyUsd === undefined && caps?.workspaceDailyUsd === undefined))
+    return deps.settings;
+  const who = { requester: row.requester, teamId: row.teamId };
+  const { limitUsd } = await spendLeft(deps.spend.store, deps.spend.caps, who, id);
+  return limitUsd === undefined ? deps.settings : { ...deps.settings, spendLimitUsd: limitUsd };
 }

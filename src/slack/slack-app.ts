@@ -40,7 +40,7 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-const SUBCOMMANDS = new Set(['help', 'status', 'cancel']);
+const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage']);
 
 /**
  * The Bolt app. Every listener acknowledges first and only records or posts
@@ -119,6 +119,7 @@ export function createSlackApp(
       if (!(await once(`command:${command.trigger_id}`))) return;
       if (word === 'status') await say(await service.status(command.user_id, command.team_domain));
       else if (word === 'cancel') await say(await service.cancelLatest(command.user_id));
+      else if (word === 'usage') await say(await service.usage(command.user_id, command.team_id));
       else {
         const reply = await service.startFromCommand(
           { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id },

@@ -1,9 +1,12 @@
+import type { Estimate } from '../engine/estimate.js';
 import { questionRefusal } from '../engine/question-refusal.js';
 import { answerClarification, newSession } from '../engine/run-session.js';
+import { capRefusal, type SpendCaps, spendLeft, usageSummary } from '../jobs/spend-caps.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SpendStore } from '../store/spend-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
 import type { PlanReview } from './plan-review.js';
@@ -32,6 +35,8 @@ export interface SlackSessionsDeps {
   /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
   planReviewSeconds: number;
   review: PlanReview;
+  /** Daily spending caps: checked before a research starts, with the estimate of what one costs. */
+  spend?: { store: SpendStore; caps: SpendCaps; estimate: () => Promise<Estimate> };
   /** How long a new session may wait for a worker before the thread is told it is queued. */
   queueNoticeMs?: number;
 }
@@ -60,7 +65,7 @@ export class SlackSessions {
 
   /** `/research <question>`: the root goes into the channel; returns an ephemeral reply when there is one. */
   async startFromCommand(place: Place, question: string): Promise<string | undefined> {
-    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(place.userId));
+    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(place.userId, place.teamId));
     if (refusal) return refusal;
     let rootTs: string;
     try {
@@ -100,7 +105,7 @@ export class SlackSessions {
       await reply('Research is already under way in this thread: wait for its report, or cancel it first.');
       return;
     }
-    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(message.userId));
+    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(message.userId, message.teamId));
     if (refusal) {
       await reply(refusal);
       return;
@@ -319,7 +324,23 @@ export class SlackSessions {
     return questionRefusal(question, this.deps.limits.maxQuestionChars);
   }
 
-  private async checkLimit(userId: string): Promise<string | undefined> {
-    return tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
+  /** Too many unfinished sessions, or a research that would not fit what today's caps leave. */
+  private async checkLimit(userId: string, teamId: string): Promise<string | undefined> {
+    const busy = tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
+    const { spend } = this.deps;
+    if (
+      busy ||
+      !spend ||
+      (spend.caps.userDailyUsd === undefined && spend.caps.workspaceDailyUsd === undefined)
+    )
+      return busy;
+    const left = await spendLeft(spend.store, spend.caps, { requester: userId, teamId });
+    return capRefusal(left, (await spend.estimate().catch(() => undefined))?.costUsd?.[0] ?? null);
+  }
+
+  /** `/research usage`: tokens and cost today and this month, the requester's and the workspace's. */
+  async usage(userId: string, teamId: string): Promise<string> {
+    if (!this.deps.spend) return 'Usage is not recorded here.';
+    return usageSummary(this.deps.spend.store, this.deps.spend.caps, { requester: userId, teamId });
   }
 }

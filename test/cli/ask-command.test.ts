@@ -12,6 +12,7 @@ import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
+import { SpendStore } from '../../src/store/spend-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
 import {
   agentWithTask,
@@ -35,6 +36,7 @@ function storeOn(db: Database): Store {
     lifecycle: new SessionLifecycle(db.pool, 24),
     outbox: new OutboxStore(db.pool, 24),
     steering: new SteeringStore(db.pool),
+    spend: new SpendStore(db.pool),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../ports/llm.js';
 import type { SessionContext } from '../session-context.js';
 import type { StopReason } from '../session-state.js';
-import { totalTokens } from '../usage.js';
+import { estimateCost, totalTokens } from '../usage.js';
 
 /** Why a research loop (the orchestrator's or an agent's) stops. Budgets are also a session's StopReason. */
 export type Stop =
@@ -40,6 +40,12 @@ export const stopWhen = {
     totalTokens(ctx.state.usage) >= ctx.settings.tokenBudget ? 'token_budget' : null,
   toolCallBudget: (): StopRule => (ctx) =>
     ctx.state.toolCalls >= ctx.settings.toolCallBudget ? 'tool_call_budget' : null,
+  /** This run has spent what the daily caps left it (unknown prices spend nothing). */
+  spendCap: (): StopRule => (ctx) => {
+    const limit = ctx.settings.spendLimitUsd;
+    if (limit === undefined) return null;
+    return (estimateCost(ctx.state.usage, ctx.settings.prices) ?? 0) >= limit ? 'spend_cap' : null;
+  },
   /** The model called this tool in its latest turn (`generate_report`, say). */
   toolCalled:
     (name: string): StopRule =>
@@ -55,6 +61,7 @@ export function researchLimits(maxCycles: number, deadline: number): StopRule[] 
     stopWhen.deadline(deadline),
     stopWhen.tokenBudget(),
     stopWhen.toolCallBudget(),
+    stopWhen.spendCap(),
   ];
 }
 

@@ -13,6 +13,7 @@ const PARTIAL_WHY: Record<PartialReason, string> = {
   time_budget: 'research stopped early because the time budget ran out',
   token_budget: 'research stopped early because the token budget was used up',
   tool_call_budget: 'research stopped early because the tool-call budget was used up',
+  spend_cap: "research stopped early because today's spending cap was reached",
   provider_error: 'research stopped early because the model service failed',
   report_unavailable:
     'the report could not be written in full, so findings are shown as the research agents wrote them',

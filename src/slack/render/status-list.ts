@@ -6,6 +6,7 @@ export const USAGE = [
   '• `/research <question>` starts research in this channel (or mention me with the question, or DM me).',
   '• `/research status` lists your running and recent research.',
   '• `/research cancel` cancels your latest running research.',
+  "• `/research usage` shows the tokens and cost of your research and this workspace's, today and this month.",
   '• `/research help` shows this message.',
 ].join('\n');
 
