@@ -145,8 +145,8 @@ export class SlackSessions {
       return;
     }
     if (isResearching(latest.status)) {
-      // Notes reach the orchestrator at its next cycle: once the report is being written there is none.
-      const steerable = latest.status === 'queued' || latest.status === 'running';
+      // Notes reach the orchestrator at its next (or first) cycle: once the report is being written there is none.
+      const steerable = ['reviewing', 'queued', 'running'].includes(latest.status);
       if (steerable && latest.requester === message.userId) await this.steer(latest.id, message);
       return;
     }
