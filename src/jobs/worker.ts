@@ -237,9 +237,7 @@ async function runClaimed(
 
 /** The engine settings for one run: with caps, what today's spending leaves it (others' spending, not its own). */
 async function withSpendLimit(deps: WorkerDeps, row: SessionRow | null, id: string): Promise<EngineSettings> {
-  const caps = deps.spend?.caps;
-  if (!deps.spend || !row || (caps?.userDailyUsd === undefined && caps?.workspaceDailyUsd === undefined))
-    return deps.settings;
+  if (!deps.spend || !row) return deps.settings;
   const who = { requester: row.requester, teamId: row.teamId };
   const { limitUsd } = await spendLeft(deps.spend.store, deps.spend.caps, who, id);
   return limitUsd === undefined ? deps.settings : { ...deps.settings, spendLimitUsd: limitUsd };

@@ -328,13 +328,9 @@ export class SlackSessions {
   private async checkLimit(userId: string, teamId: string): Promise<string | undefined> {
     const busy = tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
     const { spend } = this.deps;
-    if (
-      busy ||
-      !spend ||
-      (spend.caps.userDailyUsd === undefined && spend.caps.workspaceDailyUsd === undefined)
-    )
-      return busy;
+    if (busy || !spend) return busy;
     const left = await spendLeft(spend.store, spend.caps, { requester: userId, teamId });
+    if (left.limitUsd === undefined) return undefined;
     return capRefusal(left, (await spend.estimate().catch(() => undefined))?.costUsd?.[0] ?? null);
   }
 

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { capRefusal, spendLeft } from '../../src/jobs/spend-caps.js';
+import type { SpendScope, SpendStore } from '../../src/store/spend-store.js';
+
+/** Spending by scope: the requester's $1.20 of the workspace's $9.00 today. */
+const store = {
+  since: async (scope: SpendScope) => ({ sessions: 1, tokens: 1000, costUsd: scope.requester ? 1.2 : 9 }),
+} as unknown as SpendStore;
+const who = { requester: 'UANN', teamId: 'T1' };
+
+describe('spend caps', () => {
+  it('leaves a run the smaller of what the caps leave, and nothing is read without caps', async () => {
+    expect(await spendLeft(store, { userDailyUsd: 5, workspaceDailyUsd: 10 }, who)).toEqual({
+      user: { cap: 5, spent: 1.2 },
+      workspace: { cap: 10, spent: 9 },
+      limitUsd: 1,
+    });
+    const none = { since: async () => expect.fail('read without caps') } as unknown as SpendStore;
+    expect(await spendLeft(none, {}, who)).toEqual({
+      user: undefined,
+      workspace: undefined,
+      limitUsd: undefined,
+    });
+  });
+
+  it('refuses a research that would not fit, naming whose cap and the variable', async () => {
+    const left = await spendLeft(store, { userDailyUsd: 5, workspaceDailyUsd: 10 }, who);
+    expect(capRefusal(left, 0.5)).toBeUndefined();
+    expect(capRefusal(left, 1.5)).toBe(
+      'This workspace has used $9.00 of the $10.00 research budget for today, and a research costs at least about $1.50; try again tomorrow (UTC), or ask an admin to raise WORKSPACE_DAILY_BUDGET_USD.',
+    );
+    const spent = await spendLeft(store, { userDailyUsd: 1 }, who);
+    expect(capRefusal(spent, null)).toBe(
+      'You have used $1.20 of the $1.00 research budget for today; try again tomorrow (UTC), or ask an admin to raise USER_DAILY_BUDGET_USD.',
+    );
+  });
+});
