@@ -22,6 +22,7 @@ export const PROMPT_CATALOG = {
   'orchestrator-reasoning': ORCHESTRATOR_VARIABLES,
   'first-cycle-reminder': [],
   'requester-steering': ['text'],
+  'research-more': [],
   'cycle-status': ['current_cycle', 'max_cycles', 'kind'],
   'research-agent': AGENT_VARIABLES,
   'research-agent-reasoning': AGENT_VARIABLES,

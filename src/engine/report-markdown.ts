@@ -21,7 +21,7 @@ export function domainOf(url: string): string {
  * `7m 41s · 22 sources seen · 9 pages read (2 could not be read) · 312k tokens · ~$0.48 · session 3f2a…`;
  * shown to the whole channel, so an unknown cost is "cost n/a" (the operator's hint is logged at start-up).
  */
-export function usageFooter(report: FinalReport, usage: Usage, sessionId: string): string {
+export function usageFooter(report: FinalReport, usage: Usage, sessionId: string, version = 1): string {
   const tokens = totalTokens(usage);
   const tokenText = tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
   return [
@@ -31,6 +31,7 @@ export function usageFooter(report: FinalReport, usage: Usage, sessionId: string
     tokensText(tokenText, cachedShare(usage)),
     report.costUsd === null ? 'cost n/a' : `~$${report.costUsd.toFixed(2)}`,
     `session ${sessionId}`,
+    ...(version > 1 ? [`version ${version}`] : []),
   ].join(' · ');
 }
 

@@ -51,6 +51,29 @@ export function answerClarification(state: SessionState, answer: string | null):
 }
 
 /**
+ * [Research more]: a new session that goes on from a finished one's final
+ * state, with everything it searched, read and found, a fresh allowance of
+ * cycles, time, tokens and tool calls, and the next report version.
+ */
+export function continueResearch(finished: SessionState, sessionId: string): SessionState {
+  const state = structuredClone(finished);
+  const version = (finished.reportVersion ?? 1) + 1;
+  return {
+    ...state,
+    sessionId,
+    phase: 'research',
+    startedAt: null,
+    reportVersion: version,
+    cycleBase: finished.cycle,
+    earlierReads: [...state.readUrls],
+    toolCalls: 0,
+    usage: emptyUsage(),
+    stopReason: null,
+    report: null,
+  };
+}
+
+/**
  * Runs a session from wherever its state is (new, answered, or a checkpoint)
  * to its next resting point: questions for the requester, a report, or
  * cancellation. The caller's state is not mutated.
@@ -107,6 +130,12 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
     state.phase = 'research';
   }
   if (state.phase === 'research') {
+    if (state.startedAt === null) {
+      // A continued research: its own time budget from now, and the orchestrator told to go on.
+      state.startedAt = deps.clock.now();
+      const content = deps.prompts.render('research-more', {}).text;
+      if ((state.reportVersion ?? 1) > 1) state.history.push({ role: 'user', content });
+    }
     deps.emit({ type: 'phase', phase: 'research' });
     if ((await orchestrate(ctx)) === 'cancelled') return cancelled(ctx);
     const failure = nothingResearched(state);

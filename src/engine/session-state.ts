@@ -75,6 +75,12 @@ export interface SessionState {
    */
   failures?: Record<string, { count: number; last: string; worked?: boolean }>;
   agents: AgentRecord[];
+  /** The report's version: 2 and up after [Research more] (absent: 1). */
+  reportVersion?: number;
+  /** Cycles of earlier versions: this version's allowance counts from here. */
+  cycleBase?: number;
+  /** Pages read by earlier versions: not fetched again (their findings are in the history). */
+  earlierReads?: string[];
   /** The last requester's note handed to the orchestrator (absent before the first). */
   steeringSeen?: number;
   toolCalls: number;

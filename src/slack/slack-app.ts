@@ -222,6 +222,10 @@ export function createSlackApp(
     ACTION.startNow,
     button((id, user) => service.startNow(id, user)),
   );
+  app.action<BlockAction>(
+    ACTION.researchMore,
+    button((id, user) => service.researchMore(id, user)),
+  );
   app.action<BlockAction>(ACTION.editPlan, async ({ ack, body, action, respond }) => {
     await ack();
     const sessionId = (action as ButtonAction).value ?? '';

@@ -1,6 +1,7 @@
 import type { Estimate } from '../engine/estimate.js';
 import { questionRefusal } from '../engine/question-refusal.js';
-import { answerClarification, newSession } from '../engine/run-session.js';
+import { answerClarification, continueResearch, newSession } from '../engine/run-session.js';
+import type { SessionState } from '../engine/session-state.js';
 import { capRefusal, type SpendCaps, spendLeft, usageSummary } from '../jobs/spend-caps.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxStore } from '../store/outbox-store.js';
@@ -17,6 +18,7 @@ import type { SlackApi } from './slack-api.js';
 import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
 import { SessionThread } from './thread/session-thread.js';
+import { ThreadMessages } from './thread/thread-roles.js';
 
 export interface SlackSessionsDeps {
   sessions: SessionStore;
@@ -198,6 +200,42 @@ export class SlackSessions {
       : 'Thanks, noted that this report was not good enough. Say in the thread what was missing, or ask a follow-up.';
   }
 
+  /**
+   * [Research more] under a report: a new session in the thread that goes on
+   * from this one's final state (the requester or an admin; once per report,
+   * and only from the thread's latest research).
+   */
+  async researchMore(sessionId: string, userId: string): Promise<string | undefined> {
+    const row = await this.deps.sessions.get(sessionId);
+    if (!row?.teamId || !row.channelId || !row.threadTs) return 'That research no longer exists.';
+    if (row.requester !== userId && !(await this.deps.api.isAdmin(userId)))
+      return `Only <@${row.requester}> (who asked) or a workspace admin can continue this research.`;
+    const latest = (await this.deps.sessions.threadSessions(row.teamId, row.channelId, row.threadTs))[0];
+    if (latest && latest.id !== row.id)
+      return 'A later research in this thread already goes on from this one.';
+    const state = await this.deps.sessions.loadCheckpoint(row.id);
+    if (isResearching(row.status) || !state?.report)
+      return 'This research has no finished report to continue from.';
+    const refusal = await this.checkLimit(userId, row.teamId);
+    if (refusal) return refusal;
+    if (!(await this.deps.sessions.claimEvent(`research_more:${row.id}`))) return undefined;
+    const mentionTs = new ThreadMessages(await this.deps.sessions.slackMessages(row.id)).get({
+      kind: 'mention',
+    })?.ts;
+    await this.create({
+      teamId: row.teamId,
+      channelId: row.channelId,
+      userId: row.requester,
+      threadTs: row.threadTs,
+      question: row.question,
+      turn: row.turn + 1,
+      role: mentionTs ? 'mention' : 'root',
+      roleTs: mentionTs ?? row.threadTs,
+      continued: continueResearch(state, this.deps.newSessionId()),
+    });
+    return undefined;
+  }
+
   /** [Cancel] and `/research cancel`: the requester or a workspace admin; clicking twice changes nothing. */
   async cancel(sessionId: string, userId: string): Promise<string> {
     const row = await this.deps.sessions.get(sessionId);
@@ -259,8 +297,10 @@ export class SlackSessions {
     previousResearch?: string;
     role: 'root' | 'mention';
     roleTs: string;
+    /** A continued research's first state (see continueResearch), under its own id. */
+    continued?: SessionState;
   }): Promise<void> {
-    const id = this.deps.newSessionId();
+    const id = s.continued?.sessionId ?? this.deps.newSessionId();
     const thread = new SessionThread({
       sessionId: id,
       channelId: s.channelId,
@@ -278,11 +318,14 @@ export class SlackSessions {
         requester: s.userId,
         question: s.question,
       },
-      newSession(id, {
-        question: s.question,
-        previousResearch: s.previousResearch,
-        ...(this.deps.planReviewSeconds > 0 ? { planReview: { seconds: this.deps.planReviewSeconds } } : {}),
-      }),
+      s.continued ??
+        newSession(id, {
+          question: s.question,
+          previousResearch: s.previousResearch,
+          ...(this.deps.planReviewSeconds > 0
+            ? { planReview: { seconds: this.deps.planReviewSeconds } }
+            : {}),
+        }),
       {
         opener: { role: s.role, ts: s.roleTs },
         intents: s.role === 'mention' ? [thread.react('eyes')] : [],

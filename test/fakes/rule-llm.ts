@@ -62,7 +62,14 @@ export class RuleLlm implements Llm {
           'research_agent',
           { task: `Topic ${dispatched * perCycle + a + 1}` },
         ]);
-        return dispatched < rounds ? { tools: tasks } : { tools: [['generate_report', {}]] };
+        // A continued research ([Research more]) gets `rounds` more, counted from where it was asked to go on.
+        const from = request.messages.findLastIndex(
+          (m) => m.role === 'user' && m.content.startsWith('Continue the research'),
+        );
+        const before = request.messages
+          .slice(0, Math.max(0, from))
+          .filter((m) => m.role === 'assistant' && m.toolCalls?.length).length;
+        return dispatched - before < rounds ? { tools: tasks } : { tools: [['generate_report', {}]] };
       }
       case 'agent': {
         const task = request.messages.find((m) => m.role === 'user')!.content.match(/Topic \d+/)![0];

@@ -71,6 +71,7 @@ export async function slackHarness(
 
   return {
     slack,
+    search,
     model,
     env,
     start,

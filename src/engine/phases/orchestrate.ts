@@ -26,7 +26,8 @@ import { applySteering } from './steering.js';
 export async function orchestrate(ctx: SessionContext): Promise<'report' | 'cancelled'> {
   const { deps, settings, state } = ctx;
   const model = settings.models.orchestrator;
-  const maxCycles = maxCyclesFor(settings);
+  // A continued research has a fresh allowance after the cycles of its earlier versions.
+  const maxCycles = maxCyclesFor(settings) + (state.cycleBase ?? 0);
   const limit = pLimit(settings.maxParallelAgents);
   const until = researchEndOf(ctx);
   // Byte-identical for the whole session, so providers can cache everything up to the cycle line.

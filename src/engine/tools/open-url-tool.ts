@@ -79,6 +79,11 @@ export async function runOpenUrl(ctx: SessionContext, urls: string[], until: num
 }
 
 function cachedRead(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
+  if (ctx.state.earlierReads?.includes(key) && !ctx.pageCache.has(key)) {
+    const reason =
+      'already read by an earlier version of this research; its findings are in the reports above';
+    return Promise.resolve({ ok: false, reason });
+  }
   let pending = ctx.pageCache.get(key);
   if (!pending) {
     pending = readPage(ctx, key, url, stop);

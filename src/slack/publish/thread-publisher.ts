@@ -62,8 +62,8 @@ export class ThreadPublisher implements SessionSurface {
   private readonly status?: AssistantStatus;
   private streamer?: ProgressStreamer;
   private plan: string | null = null;
-  /** Resumed from a plan review: research is starting, the plan loses its review buttons. */
-  private reviewing = false;
+  /** Research starts in this run without a plan_done event: after a review (`edit` the plan) or continued (`none`). */
+  private startsHere?: 'edit' | 'none';
 
   private constructor(
     private readonly deps: ThreadPublisherDeps,
@@ -103,7 +103,9 @@ export class ThreadPublisher implements SessionSurface {
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, state.startedAt, log);
     publisher.plan = state.plan;
-    publisher.reviewing = state.phase === 'review';
+    if (state.phase === 'review') publisher.startsHere = 'edit';
+    else if (state.phase === 'research' && !owned.has({ kind: 'progress' }) && (state.reportVersion ?? 1) > 1)
+      publisher.startsHere = 'none';
     if (owned.has({ kind: 'progress' })) publisher.startTicking();
     return publisher;
   }
@@ -117,11 +119,13 @@ export class ThreadPublisher implements SessionSurface {
       this.plan = event.plan;
       // A plan under review is posted with the outcome, with its estimate and buttons.
       if (!event.review) this.showPlan(event.plan);
-    } else if (event.type === 'phase' && event.phase === 'research' && this.reviewing && this.plan) {
-      this.reviewing = false;
-      // The time the requester spent on the plan is not research time.
+    } else if (event.type === 'phase' && event.phase === 'research' && this.startsHere && this.plan) {
+      // After a review the plan loses its buttons; a continued research shows only its progress.
+      const plan = this.startsHere;
+      this.startsHere = undefined;
+      // Time spent on the plan (or since the earlier version) is not research time.
       this.startedAt = this.now();
-      this.showPlan(this.plan, true);
+      this.showPlan(this.plan, plan);
     } else this.refresh();
     this.status?.show(statusText(this.progress));
   }
@@ -169,8 +173,10 @@ export class ThreadPublisher implements SessionSurface {
       );
     }
     if (report && settled.kind !== 'failed') {
-      const footer = usageFooter(report, settled.state.usage, id);
-      intents.push(...reportIntents(t, this.row.question, report, footer, this.deps.reportFormat));
+      const version = settled.state.reportVersion ?? 1;
+      const footer = usageFooter(report, settled.state.usage, id, version);
+      const title = version > 1 ? `${this.row.question} (version ${version})` : this.row.question;
+      intents.push(...reportIntents(t, title, report, footer, this.deps.reportFormat));
     }
     // Final states come last: they say "ready" only once everything before them is in the thread. The
     // progress edit is recorded whether or not its message exists yet (a resumed session may have its post
@@ -202,11 +208,12 @@ export class ThreadPublisher implements SessionSurface {
   }
 
   /** The plan (posted, or after its review edited to its running form) and the live progress message. */
-  private showPlan(plan: string, reviewed = false): void {
+  private showPlan(plan: string, how: 'post' | 'edit' | 'none' = 'post'): void {
     const intents = [];
     const running = planMessage(plan, this.streams ? { sessionId: this.row.id } : undefined);
-    if (reviewed) intents.push(this.thread.edit({ kind: 'plan' }, running));
-    else if (!this.owned.has({ kind: 'plan' })) intents.push(this.thread.post({ kind: 'plan' }, running));
+    if (how === 'edit') intents.push(this.thread.edit({ kind: 'plan' }, running));
+    else if (how === 'post' && !this.owned.has({ kind: 'plan' }))
+      intents.push(this.thread.post({ kind: 'plan' }, running));
     if (!this.owned.has({ kind: 'progress' })) {
       const message = this.progressNow();
       // Outside direct messages Slack streams to a named person: the requester.

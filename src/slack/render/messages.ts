@@ -15,6 +15,7 @@ export const ACTION = {
   cancel: 'research_cancel',
   startNow: 'research_start_now',
   editPlan: 'research_edit_plan',
+  researchMore: 'research_more',
   feedback: 'research_feedback',
 } as const;
 
@@ -237,9 +238,19 @@ export function sourcesMessages(report: FinalReport, footer: string, sessionId: 
   const parts = splitMrkdwn(body);
   return parts.map((part, i) => {
     const blocks = part.map(section);
-    if (i === parts.length - 1) blocks.push(context(`_${safeText(footer)}_`), feedbackBlock(sessionId));
+    if (i === parts.length - 1)
+      blocks.push(context(`_${safeText(footer)}_`), moreActions(sessionId), feedbackBlock(sessionId));
     return { text: i === 0 ? 'Sources' : 'Sources (continued)', blocks };
   });
+}
+
+/** [Research more]: continues this research for a new version of the report. */
+export function moreActions(sessionId: string): KnownBlock {
+  return {
+    type: 'actions',
+    block_id: 'report_actions',
+    elements: [button('Research more', ACTION.researchMore, sessionId)],
+  };
 }
 
 /** Good / not good, for the report; the value carries the verdict and the session. */

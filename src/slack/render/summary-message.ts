@@ -4,6 +4,7 @@ import {
   context,
   count,
   feedbackBlock,
+  moreActions,
   oneLine,
   reportLink,
   type SlackMessage,
@@ -32,6 +33,7 @@ export function summaryMessage(report: FinalReport, footer: string, sessionId: s
       ...sections(`${heading}\n${body}${more}`),
       section(line),
       context(`_${safeText(footer)}_`),
+      moreActions(sessionId),
       feedbackBlock(sessionId),
     ],
   };
