@@ -66,6 +66,7 @@ export function continueResearch(finished: SessionState, sessionId: string): Ses
     reportVersion: version,
     cycleBase: finished.cycle,
     earlierReads: [...state.readUrls],
+    earlierCitations: (finished.report?.sources ?? []).map((s) => s.key),
     toolCalls: 0,
     usage: emptyUsage(),
     stopReason: null,

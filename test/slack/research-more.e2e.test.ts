@@ -64,7 +64,8 @@ describe('[Research more]', () => {
     expect(v2!.title).toBe('How do tides work? (version 2)');
     expect(sourceUrls(v1!.markdown)).toHaveLength(2);
     expect(sourceUrls(v2!.markdown)).toHaveLength(4);
-    expect(sourceUrls(v2!.markdown)).toEqual(expect.arrayContaining(sourceUrls(v1!.markdown)));
+    // The first version's sources keep their numbers.
+    expect(sourceUrls(v2!.markdown).slice(0, 2)).toEqual(sourceUrls(v1!.markdown));
     // Two more research cycles ran, and no search or page read was repeated.
     const agents = h.model.requests.filter((r) => r.tools?.some((t) => t.function.name === 'research_agent'));
     expect(agents.length).toBeGreaterThanOrEqual(6);

@@ -18,9 +18,19 @@ export interface RenumberResult {
  * left-to-right pass: each character is looked at a bounded number of times,
  * so hostile input such as `[` followed by thousands of digits stays linear.
  */
-export function renumberCitations(text: string, isKnown: (n: number) => boolean): RenumberResult {
+export function renumberCitations(
+  text: string,
+  isKnown: (n: number) => boolean,
+  /** Numbers that keep the first places (an earlier version's sources, in its order), cited or not. */
+  first: number[] = [],
+): RenumberResult {
   const assigned = new Map<number, number>();
   const order: number[] = [];
+  for (const n of first) {
+    if (!isKnown(n) || assigned.has(n)) continue;
+    order.push(n);
+    assigned.set(n, order.length);
+  }
   let out = '';
 
   const renumber = (from: number, to: number) => {

@@ -61,7 +61,9 @@ function finalize(ctx: SessionContext, markdown: string, partial: PartialReason 
     markdown,
     ctx.state.sources.flatMap((s) => (s.url ? [s.url] : [])),
   );
-  const { text, order } = renumberCitations(confined, (n) => ctx.sources.get(n) !== undefined);
+  // A later version keeps the earlier version's numbers for its sources, first.
+  const earlier = (ctx.state.earlierCitations ?? []).flatMap((key) => ctx.sources.byKey(key)?.n ?? []);
+  const { text, order } = renumberCitations(confined, (n) => ctx.sources.get(n) !== undefined, earlier);
   const sources = order.map((old, i) => ({ ...ctx.sources.get(old)!, n: i + 1 }));
   // A report written after an agent failed says so, with what failed (cancelled agents did not fail).
   const failed = ctx.state.agents.filter((a) => a.status === 'failed' && a.error !== 'cancelled');

@@ -26,6 +26,13 @@ describe('renumberCitations', () => {
     );
   });
 
+  it("gives an earlier version's sources their numbers first, cited again or not; unknown ones are skipped", () => {
+    expect(renumberCitations('New [70], old [60].', known(50, 60, 70), [50, 99, 60])).toEqual({
+      text: 'New [3], old [2].',
+      order: [50, 60, 70],
+    });
+  });
+
   it('reuses the number of a source cited twice', () => {
     expect(renumberCitations('[25] says X. Also [25] says Y.', known(25)).text).toBe(
       '[1] says X. Also [1] says Y.',
