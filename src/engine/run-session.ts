@@ -55,7 +55,12 @@ export function answerClarification(state: SessionState, answer: string | null):
  * state, with everything it searched, read and found, a fresh allowance of
  * cycles, time, tokens and tool calls, and the next report version.
  */
-export function continueResearch(finished: SessionState, sessionId: string): SessionState {
+export function continueResearch(
+  finished: SessionState,
+  sessionId: string,
+  /** The report it delivered (a cancelled session's partial one is not in its state). */
+  report: FinalReport | null = finished.report,
+): SessionState {
   const state = structuredClone(finished);
   const version = (finished.reportVersion ?? 1) + 1;
   return {
@@ -66,7 +71,7 @@ export function continueResearch(finished: SessionState, sessionId: string): Ses
     reportVersion: version,
     cycleBase: finished.cycle,
     earlierReads: [...state.readUrls],
-    earlierCitations: (finished.report?.sources ?? []).map((s) => s.key),
+    earlierCitations: (report?.sources ?? []).map((s) => s.key),
     toolCalls: 0,
     usage: emptyUsage(),
     stopReason: null,

@@ -214,7 +214,8 @@ export class SlackSessions {
     if (latest && latest.id !== row.id)
       return 'A later research in this thread already goes on from this one.';
     const state = await this.deps.sessions.loadCheckpoint(row.id);
-    if (isResearching(row.status) || !state?.report)
+    const report = row.report ?? state?.report;
+    if (isResearching(row.status) || !state || !report)
       return 'This research has no finished report to continue from.';
     const refusal = await this.checkLimit(userId, row.teamId);
     if (refusal) return refusal;
@@ -231,7 +232,7 @@ export class SlackSessions {
       turn: row.turn + 1,
       role: mentionTs ? 'mention' : 'root',
       roleTs: mentionTs ?? row.threadTs,
-      continued: continueResearch(state, this.deps.newSessionId()),
+      continued: continueResearch(state, this.deps.newSessionId(), report),
     });
     return undefined;
   }
