@@ -208,6 +208,9 @@ export interface Config {
   logLevel?: string;
 }
 
+/** Every variable the configuration reads (.env.example lists them all; a test keeps it so). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
 /** Parses the environment once; the first bad variable stops start-up with one line naming it. */
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
   // `FOO=` in an env file means "not set", so defaults apply.

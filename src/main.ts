@@ -15,6 +15,7 @@ import {
 } from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
+import { withEnvFile } from './env-file.js';
 import { currentSessionId } from './jobs/session-scope.js';
 import { usageSummary } from './jobs/spend-caps.js';
 import { createLogger } from './logger.js';
@@ -203,14 +204,15 @@ export async function runFromProcess(): Promise<void> {
   process.on('SIGTERM', () => controller.abort(new Error('terminated')));
   // One request or session going wrong must not end a process serving many: log it (with the
   // session it came from, when it came from one) and carry on.
-  const log = createLogger('error', secretsOf(process.env));
+  const env = withEnvFile(process.env, process.cwd());
+  const log = createLogger('error', secretsOf(env));
   process.on('unhandledRejection', (reason) =>
     log.error({ err: reason, sessionId: currentSessionId() }, 'unhandled rejection; the process carries on'),
   );
   process.on('uncaughtException', (error) =>
     log.error({ err: error, sessionId: currentSessionId() }, 'uncaught exception; the process carries on'),
   );
-  const code = await runCli(process.argv.slice(2), process.env, {
+  const code = await runCli(process.argv.slice(2), env, {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
