@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
 import type { ModelPrice } from './engine/usage.js';
 import type { SpendCaps } from './jobs/spend-caps.js';
@@ -79,7 +80,8 @@ const schema = z.object({
       .optional(),
   ),
   DATABASE_TIMEOUT_SECONDS: positiveNumber.default(20),
-  DATA_DIR: z.string().trim().min(1).default('./data'),
+  // Unset: the user's data directory (see defaultDataDir), the same wherever a command runs.
+  DATA_DIR: optionalText,
   RETENTION_DAYS: positiveInt.default(90),
   CLARIFY_TIMEOUT_HOURS: positiveNumber.default(24),
   MAX_CONCURRENT_SESSIONS: positiveInt.default(4),
@@ -266,7 +268,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     },
     database: {
       url: e.DATABASE_URL,
-      dataDir: e.DATA_DIR,
+      dataDir: e.DATA_DIR ?? defaultDataDir(env),
       retentionDays: e.RETENTION_DAYS,
       queryTimeoutMs: e.DATABASE_TIMEOUT_SECONDS * 1000,
     },

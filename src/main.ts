@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
@@ -22,6 +24,10 @@ import { createLogger } from './logger.js';
 import { secretsOf } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const USAGE = `Usage: deep-research <command>
 
@@ -58,11 +64,14 @@ Commands:
       Remove a document, or every document under a folder.
   migrate
       Apply database migrations (they also run at every start).
-  help
-      Show this text.
+  where
+      Where sessions and the knowledge base are kept.
+  help, --version
+      Show this text, or the version.
 
 Sessions are kept in Postgres (DATABASE_URL) or, when it is unset, in an embedded
-database under DATA_DIR (default ./data).
+database under DATA_DIR (default: your data directory, ~/.local/share/deep-research;
+"deep-research where" prints it). A .env file in the working directory is read first.
 `;
 
 /** Parses the command line and runs one command; returns the exit code. */
@@ -76,7 +85,17 @@ export async function runCli(
     io.stdout.write(USAGE);
     return command ? 0 : 2;
   }
+  if (command === '--version' || command === '-v') {
+    io.stdout.write(`deep-research ${VERSION}\n`);
+    return 0;
+  }
   try {
+    if (command === 'where') {
+      const { database } = loadConfig(env);
+      const where = database.url ? `Postgres at ${redactedUrl(database.url)}` : resolve(database.dataDir);
+      io.stdout.write(`${where}\n`);
+      return 0;
+    }
     if (command === 'ask') {
       const { values, positionals } = parseArgs({
         args: rest,
@@ -219,4 +238,12 @@ export async function runFromProcess(): Promise<void> {
     signal: controller.signal,
   });
   process.exit(code);
+}
+
+/** A database URL without its password, for saying where data is. */
+function redactedUrl(url: string): string {
+  if (!URL.canParse(url)) return 'DATABASE_URL';
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
 }
