@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askCommand, type Io } from './cli/ask-command.js';
+import { commandHelp, USAGE, VERSION } from './cli/help.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
@@ -25,55 +25,6 @@ import { secretsOf } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 
-const VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
-
-const USAGE = `Usage: deep-research <command>
-
-Commands:
-  ask "question" [--no-clarify] [--yes] [--out FILE] [--json]
-  ask --background "question"
-      Research a question: answer the clarifying questions at the prompt (or skip
-      them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)]",
-      or --yes to start at once), follow live progress, then read the
-      cited report. --out writes the report as Markdown; --json prints events as
-      JSON lines. Ctrl-C cancels and prints what was found. --background queues
-      the question for the workers instead (no clarification) and returns at once.
-  usage
-      Tokens and cost of your research (and of all research here), today and this
-      month (UTC), with the daily caps when they are set.
-  sessions list
-      The latest sessions, newest first.
-  sessions show ID
-      A past session with its plan and report (the first 8 characters of the id are enough).
-  serve
-      Run the Slack app and a worker in one process: HTTP on PORT (/slack/events,
-      /healthz), or Socket Mode when SLACK_APP_TOKEN is set. SIGTERM drains.
-  worker
-      Run queued research sessions until stopped (SIGTERM/Ctrl-C drains: running
-      sessions are handed back at their last checkpoint for another worker).
-      Start several against one Postgres to scale out.
-  kb ingest PATH...
-      Add Markdown, text, HTML and PDF files (folders recursively) to the team
-      knowledge base that research agents search with internal_search. Changed
-      files are re-read, unchanged ones skipped.
-  kb list
-      The documents in the knowledge base.
-  kb remove PATH...
-      Remove a document, or every document under a folder.
-  migrate
-      Apply database migrations (they also run at every start).
-  where
-      Where sessions and the knowledge base are kept.
-  help, --version
-      Show this text, or the version.
-
-Sessions are kept in Postgres (DATABASE_URL) or, when it is unset, in an embedded
-database under DATA_DIR (default: your data directory, ~/.local/share/deep-research;
-"deep-research where" prints it). A .env file in the working directory is read first.
-`;
-
 /** Parses the command line and runs one command; returns the exit code. */
 export async function runCli(
   argv: string[],
@@ -81,6 +32,14 @@ export async function runCli(
   io: Io,
 ): Promise<number> {
   const [command, ...rest] = argv;
+  // `help ask`, `ask --help`: one command's text.
+  const topic =
+    command === 'help' ? rest[0] : rest.some((a) => a === '--help' || a === '-h') ? command : undefined;
+  const help = topic ? commandHelp(topic) : undefined;
+  if (help) {
+    io.stdout.write(help);
+    return 0;
+  }
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     io.stdout.write(USAGE);
     return command ? 0 : 2;
@@ -199,6 +158,9 @@ export async function runCli(
     // Expected failures carry their own sentence; anything else is a bug worth its stack trace in the log.
     if (!(error instanceof AppError)) createLogger('error').error({ err: error }, 'command failed');
     io.stderr.write(`error: ${describeError(error)}\n`);
+    // A script reading --json gets the failure on stdout too.
+    if (rest.includes('--json'))
+      io.stdout.write(`${JSON.stringify({ type: 'error', message: describeError(error) })}\n`);
     return 1;
   }
 }

@@ -95,6 +95,8 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     view?.print(
       `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
     );
+    if (options.json)
+      io.stdout.write(`${JSON.stringify({ type: 'session', sessionId: state.sessionId, question })}\n`);
     view?.start();
     let outcome: SessionOutcome = await runSession(engine, deps.settings, state, { signal: io.signal });
     if (outcome.kind === 'needs_clarification') {
@@ -134,6 +136,8 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     const message = describeError(error);
     await recorder?.fail(message).catch(() => {});
     io.stderr.write(`error: ${message} (session ${state.sessionId})\n`);
+    if (options.json)
+      io.stdout.write(`${JSON.stringify({ type: 'error', message, sessionId: state.sessionId })}\n`);
     deps.engine.logger.error({ err: error, sessionId: state.sessionId }, 'ask failed');
     return 1;
   }

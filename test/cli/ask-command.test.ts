@@ -147,7 +147,13 @@ describe('deep-research ask', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ type: 'phase', phase: 'clarify' });
+    // The session id comes first, so a script can follow or show it.
+    expect(lines[0]).toEqual({
+      type: 'session',
+      sessionId: 'sess-1',
+      question: 'How do heat pumps compare with gas boilers?',
+    });
+    expect(lines[1]).toEqual({ type: 'phase', phase: 'clarify' });
     expect(lines.map((l) => l.type)).toContain('agent_failed');
     const result = lines.at(-1);
     expect(result.type).toBe('result');
@@ -290,6 +296,19 @@ describe('deep-research command line', () => {
       code: 1,
       out: '',
       err: 'error: SEARCH_PROVIDER=brave needs BRAVE_API_KEY: set it, or choose another provider.\n',
+    });
+  });
+
+  it('prints one command\'s help for "help COMMAND" and "COMMAND --help", and an error object with --json', async () => {
+    const ask = await run(['ask', '--help'], {});
+    expect(ask.code).toBe(0);
+    expect(ask.out).toMatch(/^Usage: deep-research ask\n\n {2}ask "question"/);
+    expect((await run(['help', 'kb'], {})).out).toContain('  kb remove PATH...');
+    const failed = await run(['ask', '--json', '--no-clarify', 'q'], {});
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out.trim().split('\n').at(-1)!)).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/^OPENAI_API_KEY is not set/),
     });
   });
 
