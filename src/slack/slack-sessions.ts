@@ -1,46 +1,26 @@
-import type { Estimate } from '../engine/estimate.js';
-import { questionRefusal } from '../engine/question-refusal.js';
-import { answerClarification, continueResearch, newSession } from '../engine/run-session.js';
-import type { SessionState } from '../engine/session-state.js';
-import { capRefusal, type SpendCaps, spendLeft, usageSummary } from '../jobs/spend-caps.js';
-import type { Logger } from '../ports/logger.js';
-import type { OutboxStore } from '../store/outbox-store.js';
-import { isResearching, type SessionLifecycle } from '../store/session-lifecycle.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
-import type { SpendStore } from '../store/spend-store.js';
+import { answerClarification, continueResearch } from '../engine/run-session.js';
+import { usageSummary } from '../jobs/spend-caps.js';
+import { isResearching } from '../store/session-lifecycle.js';
+import type { SessionRow } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
 import type { PlanReview } from './plan-review.js';
 import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
-import { CANNOT_POST, tooManySessions } from './render/refusals.js';
+import { CANNOT_POST } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
+import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { SlackApi } from './slack-api.js';
 import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
-import { SessionThread } from './thread/session-thread.js';
 import { ThreadMessages } from './thread/thread-roles.js';
 
-export interface SlackSessionsDeps {
-  sessions: SessionStore;
-  lifecycle: SessionLifecycle;
-  outbox: OutboxStore;
+export interface SlackSessionsDeps extends SessionStarterDeps {
   /** The requester's notes to running research. */
   steering: SteeringStore;
-  /** Look at the outbox now (the dispatcher's nudge). */
-  deliver: () => void;
   api: SlackApi;
-  log: Logger;
-  newSessionId: () => string;
-  limits: { perUser: number; maxQuestionChars: number };
   /** Example questions offered in a new assistant-view thread. */
   suggestedPrompts: string[];
-  /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
-  planReviewSeconds: number;
   review: PlanReview;
-  /** Daily spending caps: checked before a research starts, with the estimate of what one costs. */
-  spend?: { store: SpendStore; caps: SpendCaps; estimate: () => Promise<Estimate> };
-  /** How long a new session may wait for a worker before the thread is told it is queued. */
-  queueNoticeMs?: number;
 }
 
 export interface Place {
@@ -63,11 +43,15 @@ export interface PostedMessage extends Place {
  * the research itself runs in a worker, which publishes to the thread.
  */
 export class SlackSessions {
-  constructor(private readonly deps: SlackSessionsDeps) {}
+  private readonly starter: SessionStarter;
+
+  constructor(private readonly deps: SlackSessionsDeps) {
+    this.starter = new SessionStarter(deps);
+  }
 
   /** `/research <question>`: the root goes into the channel; returns an ephemeral reply when there is one. */
   async startFromCommand(place: Place, question: string): Promise<string | undefined> {
-    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(place.userId, place.teamId));
+    const refusal = await this.starter.refusal(place.userId, place.teamId, question);
     if (refusal) return refusal;
     let rootTs: string;
     try {
@@ -77,7 +61,14 @@ export class SlackSessions {
       if (error instanceof SlackCallError && CANNOT_POST[error.code]) return CANNOT_POST[error.code];
       throw error;
     }
-    await this.create({ ...place, threadTs: rootTs, question, turn: 1, role: 'root', roleTs: rootTs });
+    await this.starter.create({
+      ...place,
+      threadTs: rootTs,
+      question,
+      turn: 1,
+      role: 'root',
+      roleTs: rootTs,
+    });
     return undefined;
   }
 
@@ -107,12 +98,12 @@ export class SlackSessions {
       await reply('Research is already under way in this thread: wait for its report, or cancel it first.');
       return;
     }
-    const refusal = this.checkQuestion(question) ?? (await this.checkLimit(message.userId, message.teamId));
+    const refusal = await this.starter.refusal(message.userId, message.teamId, question);
     if (refusal) {
       await reply(refusal);
       return;
     }
-    await this.create({
+    await this.starter.create({
       ...message,
       threadTs,
       question,
@@ -217,13 +208,13 @@ export class SlackSessions {
     const report = row.report ?? state?.report;
     if (isResearching(row.status) || !state || !report)
       return 'This research has no finished report to continue from.';
-    const refusal = await this.checkLimit(userId, row.teamId);
+    const refusal = await this.starter.refusal(userId, row.teamId);
     if (refusal) return refusal;
     if (!(await this.deps.sessions.claimEvent(`research_more:${row.id}`))) return undefined;
     const mentionTs = new ThreadMessages(await this.deps.sessions.slackMessages(row.id)).get({
       kind: 'mention',
     })?.ts;
-    await this.create({
+    await this.starter.create({
       teamId: row.teamId,
       channelId: row.channelId,
       userId: row.requester,
@@ -286,96 +277,6 @@ export class SlackSessions {
     );
     if (await this.deps.lifecycle.requeueAnswered(answerClarification(state, text), [edit]))
       this.deps.deliver();
-  }
-
-  private async create(s: {
-    teamId: string;
-    channelId: string;
-    userId: string;
-    threadTs: string;
-    question: string;
-    turn: number;
-    previousResearch?: string;
-    role: 'root' | 'mention';
-    roleTs: string;
-    /** A continued research's first state (see continueResearch), under its own id. */
-    continued?: SessionState;
-  }): Promise<void> {
-    const id = s.continued?.sessionId ?? this.deps.newSessionId();
-    const thread = new SessionThread({
-      sessionId: id,
-      channelId: s.channelId,
-      threadTs: s.threadTs,
-      mentionTs: s.role === 'mention' ? s.roleTs : undefined,
-    });
-    await this.deps.lifecycle.createQueued(
-      {
-        id,
-        origin: 'slack',
-        teamId: s.teamId,
-        channelId: s.channelId,
-        threadTs: s.threadTs,
-        turn: s.turn,
-        requester: s.userId,
-        question: s.question,
-      },
-      s.continued ??
-        newSession(id, {
-          question: s.question,
-          previousResearch: s.previousResearch,
-          ...(this.deps.planReviewSeconds > 0
-            ? { planReview: { seconds: this.deps.planReviewSeconds } }
-            : {}),
-        }),
-      {
-        opener: { role: s.role, ts: s.roleTs },
-        intents: s.role === 'mention' ? [thread.react('eyes')] : [],
-      },
-    );
-    if (s.role === 'mention') this.deps.deliver();
-    // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
-    const timer = setTimeout(() => {
-      this.tellQueuePosition(id, s.channelId, s.threadTs).catch((err) =>
-        this.deps.log.error({ err, sessionId: id }, 'could not post the queue position'),
-      );
-    }, this.deps.queueNoticeMs ?? 5000);
-    timer.unref();
-    this.deps.log.info(
-      { sessionId: id, team: s.teamId, channel: s.channelId, turn: s.turn },
-      'research requested',
-    );
-  }
-
-  private async tellQueuePosition(id: string, channelId: string, threadTs: string): Promise<void> {
-    const row = await this.deps.sessions.get(id);
-    // A worker's claim makes it 'running' in the same statement, so 'queued' means nobody has it yet.
-    if (row?.status !== 'queued') return;
-    const ahead = await this.deps.sessions.queuePosition(id);
-    const others =
-      ahead === 0
-        ? 'It is next in line'
-        : `${ahead} research ${ahead === 1 ? 'session is' : 'sessions are'} ahead of it`;
-    const notice = noticeMessage(
-      `:hourglass: Waiting for a free research worker. ${others}. (session ${id})`,
-    );
-    await this.deps.outbox.add(id, [
-      new SessionThread({ sessionId: id, channelId, threadTs }).notice('queued', notice),
-    ]);
-    this.deps.deliver();
-  }
-
-  private checkQuestion(question: string): string | undefined {
-    return questionRefusal(question, this.deps.limits.maxQuestionChars);
-  }
-
-  /** Too many unfinished sessions, or a research that would not fit what today's caps leave. */
-  private async checkLimit(userId: string, teamId: string): Promise<string | undefined> {
-    const busy = tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
-    const { spend } = this.deps;
-    if (busy || !spend) return busy;
-    const left = await spendLeft(spend.store, spend.caps, { requester: userId, teamId });
-    if (left.limitUsd === undefined) return undefined;
-    return capRefusal(left, (await spend.estimate().catch(() => undefined))?.costUsd?.[0] ?? null);
   }
 
   /** `/research usage`: tokens and cost today and this month, the requester's and the workspace's. */

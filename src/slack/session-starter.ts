@@ -1,0 +1,131 @@
+import type { Estimate } from '../engine/estimate.js';
+import { questionRefusal } from '../engine/question-refusal.js';
+import { newSession } from '../engine/run-session.js';
+import type { SessionState } from '../engine/session-state.js';
+import { capRefusal, type SpendCaps, spendLeft } from '../jobs/spend-caps.js';
+import type { Logger } from '../ports/logger.js';
+import type { OutboxStore } from '../store/outbox-store.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
+import type { SessionStore } from '../store/session-store.js';
+import type { SpendStore } from '../store/spend-store.js';
+import { noticeMessage } from './render/messages.js';
+import { tooManySessions } from './render/refusals.js';
+import { SessionThread } from './thread/session-thread.js';
+
+export interface SessionStarterDeps {
+  sessions: SessionStore;
+  lifecycle: SessionLifecycle;
+  outbox: OutboxStore;
+  /** Look at the outbox now (the dispatcher's nudge). */
+  deliver: () => void;
+  log: Logger;
+  newSessionId: () => string;
+  limits: { perUser: number; maxQuestionChars: number };
+  /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
+  planReviewSeconds: number;
+  /** Daily spending caps: checked before a research starts, with the estimate of what one costs. */
+  spend?: { store: SpendStore; caps: SpendCaps; estimate: () => Promise<Estimate> };
+  /** How long a new session may wait for a worker before the thread is told it is queued. */
+  queueNoticeMs?: number;
+}
+
+/** A research about to be queued in a thread: where, by whom, and how it opens. */
+export interface NewThreadSession {
+  teamId: string;
+  channelId: string;
+  userId: string;
+  threadTs: string;
+  question: string;
+  turn: number;
+  previousResearch?: string;
+  role: 'root' | 'mention';
+  roleTs: string;
+  /** A continued research's first state (see continueResearch), under its own id. */
+  continued?: SessionState;
+}
+
+/** Starts Slack sessions: decides whether one may start, and queues it in its thread. */
+export class SessionStarter {
+  constructor(private readonly deps: SessionStarterDeps) {}
+
+  /** A queued session in its thread, with the opener's :eyes:, and a queue notice if no worker takes it soon. */
+  async create(s: NewThreadSession): Promise<void> {
+    const id = s.continued?.sessionId ?? this.deps.newSessionId();
+    const thread = new SessionThread({
+      sessionId: id,
+      channelId: s.channelId,
+      threadTs: s.threadTs,
+      mentionTs: s.role === 'mention' ? s.roleTs : undefined,
+    });
+    await this.deps.lifecycle.createQueued(
+      {
+        id,
+        origin: 'slack',
+        teamId: s.teamId,
+        channelId: s.channelId,
+        threadTs: s.threadTs,
+        turn: s.turn,
+        requester: s.userId,
+        question: s.question,
+      },
+      s.continued ??
+        newSession(id, {
+          question: s.question,
+          previousResearch: s.previousResearch,
+          ...(this.deps.planReviewSeconds > 0
+            ? { planReview: { seconds: this.deps.planReviewSeconds } }
+            : {}),
+        }),
+      {
+        opener: { role: s.role, ts: s.roleTs },
+        intents: s.role === 'mention' ? [thread.react('eyes')] : [],
+      },
+    );
+    if (s.role === 'mention') this.deps.deliver();
+    // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
+    const timer = setTimeout(() => {
+      this.tellQueuePosition(id, s.channelId, s.threadTs).catch((err) =>
+        this.deps.log.error({ err, sessionId: id }, 'could not post the queue position'),
+      );
+    }, this.deps.queueNoticeMs ?? 5000);
+    timer.unref();
+    this.deps.log.info(
+      { sessionId: id, team: s.teamId, channel: s.channelId, turn: s.turn },
+      'research requested',
+    );
+  }
+
+  private async tellQueuePosition(id: string, channelId: string, threadTs: string): Promise<void> {
+    const row = await this.deps.sessions.get(id);
+    // A worker's claim makes it 'running' in the same statement, so 'queued' means nobody has it yet.
+    if (row?.status !== 'queued') return;
+    const ahead = await this.deps.sessions.queuePosition(id);
+    const others =
+      ahead === 0
+        ? 'It is next in line'
+        : `${ahead} research ${ahead === 1 ? 'session is' : 'sessions are'} ahead of it`;
+    const notice = noticeMessage(
+      `:hourglass: Waiting for a free research worker. ${others}. (session ${id})`,
+    );
+    await this.deps.outbox.add(id, [
+      new SessionThread({ sessionId: id, channelId, threadTs }).notice('queued', notice),
+    ]);
+    this.deps.deliver();
+  }
+
+  /**
+   * Why a new research cannot start, or undefined: the question (when there
+   * is one), too many unfinished sessions, or what today's caps leave.
+   */
+  async refusal(userId: string, teamId: string, question?: string): Promise<string | undefined> {
+    const invalid =
+      question === undefined ? undefined : questionRefusal(question, this.deps.limits.maxQuestionChars);
+    if (invalid) return invalid;
+    const busy = tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
+    const { spend } = this.deps;
+    if (busy || !spend) return busy;
+    const left = await spendLeft(spend.store, spend.caps, { requester: userId, teamId });
+    if (left.limitUsd === undefined) return undefined;
+    return capRefusal(left, (await spend.estimate().catch(() => undefined))?.costUsd?.[0] ?? null);
+  }
+}
