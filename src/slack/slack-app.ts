@@ -203,11 +203,13 @@ export function createSlackApp(
     }
   });
 
-  const button = (run: (sessionId: string, userId: string) => Promise<string | undefined>) =>
+  const button = (
+    run: (sessionId: string, userId: string, triggerId: string) => Promise<string | undefined>,
+  ) =>
     (async ({ ack, body, action, respond }) => {
       await ack();
       try {
-        const reply = await run((action as ButtonAction).value ?? '', body.user.id);
+        const reply = await run((action as ButtonAction).value ?? '', body.user.id, body.trigger_id);
         if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
       } catch (err) {
         log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');
@@ -226,17 +228,10 @@ export function createSlackApp(
     ACTION.researchMore,
     button((id, user) => service.researchMore(id, user)),
   );
-  app.action<BlockAction>(ACTION.editPlan, async ({ ack, body, action, respond }) => {
-    await ack();
-    const sessionId = (action as ButtonAction).value ?? '';
-    try {
-      const reply = await review.openEditor(sessionId, body.user.id, body.trigger_id);
-      if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
-    } catch (err) {
-      log.error({ err, sessionId }, 'opening the plan editor failed');
-      await respond({ response_type: 'ephemeral', replace_original: false, text: SORRY }).catch(() => {});
-    }
-  });
+  app.action<BlockAction>(
+    ACTION.editPlan,
+    button((id, user, trigger) => review.openEditor(id, user, trigger)),
+  );
   app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
     const sessionId = view.private_metadata;
     try {
