@@ -51,6 +51,8 @@ async function scenario(sessions: number, channels: number) {
     databaseUrl: database.url,
     slackApiUrl: slack.apiUrl,
     concurrentSessions: sessions,
+    // What is measured is the split report's posts under faults (the canvas path has its own tests).
+    env: { REPORT_FORMAT: 'messages' },
   });
   const threads = await Promise.all(
     Array.from({ length: sessions }, async (_, i) => {

@@ -40,6 +40,8 @@ export async function startServe(options: {
           ? { MAX_CONCURRENT_SESSIONS: String(options.concurrentSessions) }
           : {}),
         MAX_SESSIONS_PER_USER: '1',
+        // The benchmarks measure the pipeline: research starts as soon as its plan is written.
+        PLAN_REVIEW_SECONDS: '0',
         LOG_LEVEL: 'warn',
         ...options.env,
       },
