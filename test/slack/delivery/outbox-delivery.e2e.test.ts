@@ -105,7 +105,11 @@ describe('durable delivery', () => {
       asked[channel] = await mention(app.url, `UF${i}`, `Faulty question in ${channel}`, channel);
     }
     await eventually(
-      async () => (await storedSessions(h!)).every((s) => s.status === 'done'),
+      // All four recorded (a mention is acknowledged before its session is), and each delivered.
+      async () => {
+        const sessions = await storedSessions(h!);
+        return sessions.length === 4 && sessions.every((s) => s.status === 'done');
+      },
       90_000,
       'every session delivered',
     );
