@@ -12,7 +12,6 @@ import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { SlackApi } from './slack-api.js';
 import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
-import { ThreadMessages } from './thread/thread-roles.js';
 
 export interface SlackSessionsDeps extends SessionStarterDeps {
   /** The requester's notes to running research. */
@@ -211,9 +210,7 @@ export class SlackSessions {
     const refusal = await this.starter.refusal(userId, row.teamId);
     if (refusal) return refusal;
     if (!(await this.deps.sessions.claimEvent(`research_more:${row.id}`))) return undefined;
-    const mentionTs = new ThreadMessages(await this.deps.sessions.slackMessages(row.id)).get({
-      kind: 'mention',
-    })?.ts;
+    const { mentionTs } = (await threadOf(this.deps.sessions, row)).place;
     await this.starter.create({
       teamId: row.teamId,
       channelId: row.channelId,

@@ -44,9 +44,10 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
   switch (row.op) {
     case 'post': {
       const { when, stream } = row.payload as PostPayload;
+      const place = when ? await reportPlace(ctx, row.sessionId) : undefined;
       // The other way of showing the report was taken: this one is not needed.
-      if (when && (await reportPlace(ctx, row.sessionId)).canvas !== (when === 'canvas')) return undefined;
-      const message = await withReportLink(ctx, row.sessionId, (row.payload as PostPayload).message);
+      if (place && place.canvas !== (when === 'canvas')) return undefined;
+      const message = await withReportLink(ctx, row.sessionId, (row.payload as PostPayload).message, place);
       const tag = { session_id: row.sessionId, key: row.key };
       if (row.uncertain) {
         const found = (await ctx.api.findOwn(channel, row.threadTs, oldest, { tag })) ?? undefined;
@@ -146,6 +147,8 @@ async function findStream(ctx: PerformContext, row: OutboxRow, channel: string, 
 
 const PLACEHOLDER = /<report-link\|([^>]*)>/g;
 
+type ReportPlace = Awaited<ReturnType<typeof reportPlace>>;
+
 /** Where the report is: its canvas, else its first message (either may not exist). */
 async function reportPlace(ctx: PerformContext, sessionId: string) {
   const owned = new ThreadMessages(await ctx.sessions.slackMessages(sessionId));
@@ -158,10 +161,15 @@ async function reportPlace(ctx: PerformContext, sessionId: string) {
 }
 
 /** Resolves the report-link placeholders to the canvas or the report's first message, or leaves their labels. */
-async function withReportLink(ctx: PerformContext, sessionId: string, message: SlackMessage) {
+async function withReportLink(
+  ctx: PerformContext,
+  sessionId: string,
+  message: SlackMessage,
+  known?: ReportPlace,
+) {
   const json = JSON.stringify(message);
   if (!json.includes('<report-link|')) return message;
-  const place = await reportPlace(ctx, sessionId);
+  const place = known ?? (await reportPlace(ctx, sessionId));
   const link = place.canvasId
     ? await ctx.api.canvasUrl(place.canvasId)
     : place.first?.ts
