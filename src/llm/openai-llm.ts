@@ -9,6 +9,14 @@ import { retryDelayMs, sleep } from '../http/retry-delay.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
 import { redactSecrets } from '../redact-secrets.js';
+import { errorBodyFetch } from './error-body-fetch.js';
+import { readCompletionStream } from './read-completion-stream.js';
+import {
+  rejectsRequiredToolChoice,
+  type ServerAdaptations,
+  serverAdaptations,
+  toolCallingUnavailable,
+} from './server-adaptations.js';
 
 export interface OpenAiLlmOptions {
   apiKey: string;
@@ -36,19 +44,23 @@ class Silent extends Error {}
  */
 export class OpenAiLlm implements Llm {
   private readonly client: OpenAI;
+  private readonly adaptations: ServerAdaptations;
 
   constructor(private readonly options: OpenAiLlmOptions) {
+    this.adaptations = serverAdaptations(options.logger);
     this.client = new OpenAI({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       maxRetries: 0,
+      // The SDK would print unparseable chunks to the console; this adapter reports them itself.
+      logLevel: 'off',
       timeout: 24 * 3600_000,
-      fetch: options.fetch,
+      fetch: errorBodyFetch(options.fetch),
     });
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0; ; ) {
       const timeout = AbortSignal.timeout(request.timeoutMs);
       const watchdog = new AbortController();
       const signal = AbortSignal.any([timeout, watchdog.signal, ...(request.signal ? [request.signal] : [])]);
@@ -56,6 +68,13 @@ export class OpenAiLlm implements Llm {
         return await this.attempt(request, signal, watchdog);
       } catch (raw) {
         if (request.signal?.aborted) throw request.signal.reason;
+        const model = request.model.name;
+        const unavailable = toolCallingUnavailable(raw, model);
+        if (unavailable) throw unavailable;
+        if (rejectsRequiredToolChoice(raw, request) && !this.adaptations.has('tool_choice_auto')) {
+          this.adaptations.learn('tool_choice_auto', model);
+          continue;
+        }
         const silent = watchdog.signal.aborted ? (watchdog.signal.reason as Silent) : undefined;
         const error = classify(silent ?? raw, timeout.aborted, request, this.options.apiKey);
         if (!(error instanceof ProviderError && error.retryable) || attempt >= this.options.maxRetries)
@@ -72,6 +91,7 @@ export class OpenAiLlm implements Llm {
           'model call failed; retrying',
         );
         await sleep(delay, request.signal);
+        attempt += 1;
       }
     }
   }
@@ -95,7 +115,8 @@ export class OpenAiLlm implements Llm {
       );
     };
     try {
-      const stream = await this.client.chat.completions.create(toParams(request), { signal });
+      const params = toParams(request, this.adaptations.shape(request));
+      const stream = await this.client.chat.completions.create(params, { signal });
       // Not every transport ends a body read on abort, and the SDK ends an aborted stream quietly:
       // the abort itself settles the attempt.
       const aborted = new Promise<never>((_, reject) => {
@@ -103,67 +124,19 @@ export class OpenAiLlm implements Llm {
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
       });
       aborted.catch(() => {});
-      const response = await Promise.race([
-        this.read(request, stream as AsyncIterable<ChatCompletionChunk>, stillAlive),
+      const read = await Promise.race([
+        readCompletionStream(stream as AsyncIterable<ChatCompletionChunk>, request.onTextDelta, stillAlive),
         aborted,
       ]);
       if (signal.aborted) throw signal.reason;
-      return response;
+      const { usage, thinkTags, ...answer } = read;
+      if (thinkTags) this.adaptations.learn('think_tags_removed', request.model.name);
+      if (usage) return { ...answer, usage };
+      this.adaptations.learn('usage_estimated', request.model.name);
+      return { ...answer, usage: this.estimateUsage(request, answer.text, answer.toolCalls) };
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  private async read(
-    request: LlmRequest,
-    stream: AsyncIterable<ChatCompletionChunk>,
-    stillAlive: () => void,
-  ): Promise<LlmResponse> {
-    let text = '';
-    let finishReason = 'unknown';
-    let usage: LlmResponse['usage'] | undefined;
-    const calls = new Map<number, ToolCall>();
-    for await (const chunk of stream) {
-      stillAlive();
-      if (chunk.usage) {
-        usage = {
-          inputTokens: chunk.usage.prompt_tokens,
-          outputTokens: chunk.usage.completion_tokens,
-          cachedInputTokens: cachedTokensOf(chunk.usage),
-        };
-      }
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-      const delta = choice.delta;
-      if (delta?.content) {
-        text += delta.content;
-        request.onTextDelta?.(delta.content);
-      }
-      for (const part of delta?.tool_calls ?? []) {
-        const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
-        if (part.id) call.id = part.id;
-        if (part.function?.name) call.name += part.function.name;
-        if (part.function?.arguments) call.arguments += part.function.arguments;
-        calls.set(part.index, call);
-      }
-    }
-    // A stream that ends without saying why it ended was cut short (or was not a completion at all).
-    if (finishReason === 'unknown' && !text && calls.size === 0)
-      throw new ProviderError(
-        'llm_bad_response',
-        'The model server sent an empty or unreadable answer.',
-        true,
-      );
-    const toolCalls = [...calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
-    return {
-      text,
-      toolCalls,
-      finishReason,
-      usage: usage ?? this.estimateUsage(request, text, toolCalls),
-    };
   }
 
   private estimateUsage(request: LlmRequest, text: string, toolCalls: ToolCall[]): LlmResponse['usage'] {
@@ -173,10 +146,13 @@ export class OpenAiLlm implements Llm {
   }
 }
 
-function toParams(request: LlmRequest): ChatCompletionCreateParamsStreaming {
+function toParams(
+  request: LlmRequest,
+  shaped: Pick<LlmRequest, 'toolChoice' | 'messages'>,
+): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model.name,
-    messages: request.messages.map(toWire),
+    messages: shaped.messages.map(toWire),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -186,7 +162,7 @@ function toParams(request: LlmRequest): ChatCompletionCreateParamsStreaming {
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
-    params.tool_choice = request.toolChoice ?? 'auto';
+    params.tool_choice = shaped.toolChoice ?? 'auto';
   }
   if (request.maxTokens) {
     if (request.model.reasoning) params.max_completion_tokens = request.maxTokens;
@@ -259,6 +235,15 @@ function classify(
       { cause: error, status },
     );
   }
+  if (error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError)) {
+    // An error chunk inside a stream that had started (OpenRouter when its upstream provider fails).
+    return new ProviderError(
+      'llm_stream_error',
+      `The model server failed mid-answer: ${redactSecrets(error.message, [apiKey]).slice(0, 300)}`,
+      true,
+      { cause: error },
+    );
+  }
   const message = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]).slice(
     0,
     300,
@@ -267,19 +252,4 @@ function classify(
   return new ProviderError('llm_connection', `Could not reach the model server: ${message}`, true, {
     cause: error,
   });
-}
-
-/**
- * Prompt-cache hits as OpenAI-compatible servers report them: OpenAI, vLLM and
- * OpenRouter in `prompt_tokens_details.cached_tokens`, DeepSeek in
- * `prompt_cache_hit_tokens`, Moonshot in `cached_tokens`; 0 when none does.
- */
-export function cachedTokensOf(usage: object): number {
-  const u = usage as {
-    prompt_tokens_details?: { cached_tokens?: unknown } | null;
-    prompt_cache_hit_tokens?: unknown;
-    cached_tokens?: unknown;
-  };
-  const value = u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? u.cached_tokens;
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }
