@@ -123,7 +123,7 @@ export async function runService(
         const port = await app.start();
         logger.info(
           slack.appToken
-            ? { mode: 'socket' }
+            ? { mode: 'socket', port, health: '/healthz' }
             : { mode: 'http', port, events: '/slack/events', health: '/healthz' },
           'Slack app ready',
         );

@@ -1,15 +1,14 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App, type BlockAction, type ButtonAction, HTTPReceiver } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
-import { guardRequests } from './http-edge.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
 import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
 import { slackLogger } from './slack-logger.js';
+import { slackReceiver } from './slack-receiver.js';
 import type { SlackSessions } from './slack-sessions.js';
 
 export interface SlackAppOptions {
@@ -35,7 +34,7 @@ export interface SlackAppParts {
 }
 
 export interface SlackApp {
-  /** Starts listening; in HTTP mode resolves with the port (useful with PORT=0). */
+  /** Starts listening; resolves with the HTTP port (/slack/events in HTTP mode, /healthz in both; useful with PORT=0). */
   start(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
@@ -53,11 +52,9 @@ export function createSlackApp(
   { service, review, store, api }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
-  const socketMode = Boolean(options.appToken);
   const boltLog = slackLogger(log, 'bolt');
   const health = {
     path: '/healthz',
-    method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
       const json = (status: number, body: object) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
@@ -67,18 +64,10 @@ export function createSlackApp(
       );
     },
   };
-  const receiver = socketMode
-    ? undefined
-    : new HTTPReceiver({
-        signingSecret: options.signingSecret ?? '',
-        endpoints: '/slack/events',
-        customRoutes: [health],
-        logger: boltLog,
-      });
-  if (receiver) guardRequests(receiver, '/slack/events', log);
+  const slack = slackReceiver(options, [health], log, boltLog);
   const app = new App({
     token: options.botToken,
-    ...(receiver ? { receiver } : { appToken: options.appToken, socketMode: true }),
+    receiver: slack.receiver,
     clientOptions: webClientOptions(options.apiUrl),
     logger: boltLog,
     botId: options.identity.botId,
@@ -256,16 +245,9 @@ export function createSlackApp(
   });
 
   return {
-    async start() {
-      if (socketMode) {
-        await app.start();
-        return undefined;
-      }
-      const server = (await app.start(options.port)) as Server;
-      return (server.address() as AddressInfo).port;
-    },
+    start: () => slack.start(),
     async stop() {
-      await app.stop();
+      await slack.stop();
       await withDeadline(Promise.allSettled([...inFlight]), STOP_DEADLINE_MS).catch(() => {
         log.warn({ requests: inFlight.size }, 'stopped before every Slack request was handled');
       });

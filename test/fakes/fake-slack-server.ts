@@ -95,6 +95,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const stats = { postLimited: 0, updateLimited: 0 };
   let clock = 0;
   let port = 0;
+  let socketMode: { appToken: string; url: () => string } | undefined;
 
   // Unique, increasing, and on the real clock (the app looks messages up by time).
   const nextTs = () => {
@@ -355,6 +356,19 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     }
     const method = url.pathname.replace(/^\/api\//, '');
     const args = parseArgs(raw.toString('utf8'), String(req.headers['content-type'] ?? ''));
+    if (method === 'apps.connections.open') {
+      // Only an app-level token opens a socket; a bot token is the wrong kind.
+      const auth = req.headers.authorization;
+      const result = !socketMode
+        ? fail('not_allowed_token_type')
+        : auth === `Bearer ${socketMode.appToken}`
+          ? ok({ url: socketMode.url() })
+          : fail(auth?.startsWith('Bearer xapp-') ? 'invalid_auth' : 'not_allowed_token_type');
+      const error = (result.body as { error?: string }).error;
+      calls.push({ method, args, at: Date.now(), status: result.status, error });
+      send(res, result);
+      return;
+    }
     if (req.headers.authorization !== 'Bearer xoxb-test-token') {
       send(res, { status: 200, body: { ok: false, error: 'invalid_auth' } });
       return;
@@ -452,6 +466,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       return messages.filter(
         (m) => m.channel === channel && !m.deleted && (m.ts === threadTs || m.threadTs === threadTs),
       );
+    },
+    /** Answers apps.connections.open for `appToken` with a URL of the fake Socket Mode server. */
+    serveSocketMode(appToken: string, url: () => string) {
+      socketMode = { appToken, url };
     },
     close: () => {
       server.closeAllConnections();

@@ -5,6 +5,7 @@ import { runService } from '../../src/run-service.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { type FakeSlack, fakeSlackServer } from '../fakes/fake-slack-server.js';
+import { APP_TOKEN, fakeSocketMode } from '../fakes/fake-socket-mode.js';
 import { realPostgres } from './postgres.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
 
@@ -16,9 +17,12 @@ import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
 export async function slackHarness(
   llm: Llm,
   extraEnv: Record<string, string> = {},
-  options: { localPages?: boolean } = {},
+  options: { localPages?: boolean; socketMode?: boolean } = {},
 ) {
   const slack = await fakeSlackServer();
+  // Socket Mode: Slack's events arrive over a websocket the app opens, not as HTTP requests.
+  const socket = options.socketMode ? await fakeSocketMode() : undefined;
+  if (socket) slack.serveSocketMode(APP_TOKEN, socket.url);
   const model = await fakeOpenAiServer(llm);
   const search = await fakeSearxngServer(options);
   const db = await realPostgres();
@@ -38,6 +42,7 @@ export async function slackHarness(
     // Research starts as soon as its plan is written, unless a test reviews plans.
     PLAN_REVIEW_SECONDS: '0',
     ...(options.localPages ? { ALLOW_PRIVATE_URLS: 'true' } : {}),
+    ...(socket ? { SLACK_APP_TOKEN: APP_TOKEN } : {}),
     ...extraEnv,
   };
   const servers: { stop: () => Promise<void> }[] = [];
@@ -71,13 +76,15 @@ export async function slackHarness(
 
   return {
     slack,
+    /** The Socket Mode end, when the harness was made with `socketMode`. */
+    socket,
     search,
     model,
     env,
     start,
     async close() {
       for (const s of servers.splice(0)) await s.stop().catch(() => {});
-      await Promise.all([slack.close(), model.close(), search.close()]);
+      await Promise.all([slack.close(), model.close(), search.close(), socket?.close()]);
     },
   };
 }

@@ -1,0 +1,79 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import type { Logger as BoltLogger } from '@slack/logger';
+import type { Logger } from '../ports/logger.js';
+import { guardRequests } from './http-edge.js';
+import { webClientOptions } from './slack-clients.js';
+
+/** An operator's GET endpoint (`/healthz`, `/metrics`), served in both modes. */
+export interface OpsRoute {
+  path: string;
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export interface ReceiverOptions {
+  signingSecret?: string;
+  appToken?: string;
+  apiUrl?: string;
+  port: number;
+}
+
+/**
+ * How Slack reaches the app. HTTP: Bolt's receiver on /slack/events, with
+ * the operator routes beside it. Socket Mode: Bolt's socket client, whose
+ * `apps.connections.open` goes to SLACK_API_URL like every other call, and
+ * a small HTTP server of our own for the operator routes on PORT (Bolt's
+ * would listen on a port it does not report).
+ */
+export function slackReceiver(
+  options: ReceiverOptions,
+  routes: OpsRoute[],
+  log: Logger,
+  boltLog: BoltLogger,
+) {
+  if (!options.appToken) {
+    const receiver = new HTTPReceiver({
+      signingSecret: options.signingSecret ?? '',
+      endpoints: '/slack/events',
+      customRoutes: routes.map((r) => ({ ...r, method: ['GET'] })),
+      logger: boltLog,
+    });
+    guardRequests(receiver, '/slack/events', log);
+    return {
+      receiver,
+      async start(): Promise<number> {
+        const server = (await receiver.start(options.port)) as Server;
+        return (server.address() as AddressInfo).port;
+      },
+      stop: () => receiver.stop(),
+    };
+  }
+  const receiver = new SocketModeReceiver({
+    appToken: options.appToken,
+    logger: boltLog,
+    installerOptions: { clientOptions: webClientOptions(options.apiUrl) },
+  });
+  const ops = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const route = req.method === 'GET' ? routes.find((r) => r.path === path) : undefined;
+    if (route) route.handler(req, res);
+    else res.writeHead(404).end();
+  });
+  return {
+    receiver,
+    async start(): Promise<number> {
+      await receiver.start();
+      await new Promise<void>((resolve, reject) => {
+        ops.once('error', reject);
+        ops.listen(options.port, () => resolve());
+      });
+      return (ops.address() as AddressInfo).port;
+    },
+    async stop() {
+      await receiver.stop();
+      ops.closeAllConnections();
+      await new Promise<void>((resolve) => ops.close(() => resolve()));
+    },
+  };
+}
