@@ -11,6 +11,8 @@ import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
 import { isReasoningModelName } from './llm/model-traits.js';
 import { OpenAiLlm } from './llm/openai-llm.js';
+import { meteredLlm, meteredPageReader, meteredWebSearch } from './metrics/metered-ports.js';
+import { type Metrics, noMetrics } from './metrics/metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
@@ -131,7 +133,7 @@ export function engineSettings(config: Config): EngineSettings {
 }
 
 /** The engine's real adapters, built once per process (so provider rate limits are shared by every session). */
-export function engineDeps(config: Config, logger: Logger): EngineBase {
+export function engineDeps(config: Config, logger: Logger, metrics: Metrics = noMetrics): EngineBase {
   const access = requireModelAccess(config);
   const { orchestrator, agent, report } = config.models;
   const unpriced = unpricedModels([orchestrator, agent, report], config.prices);
@@ -141,21 +143,29 @@ export function engineDeps(config: Config, logger: Logger): EngineBase {
       `no price for ${unpriced.join(', ')}: reports show "cost n/a"; set MODEL_PRICES to estimate costs`,
     );
   }
+  const search = createWebSearch(config.search);
   return {
-    llm: new OpenAiLlm({
-      ...access,
-      maxRetries: config.openai.maxRetries,
-      firstTokenMs: config.openai.firstTokenMs,
-      stallMs: config.openai.stallMs,
-      logger,
-      countTokens,
-    }),
+    llm: meteredLlm(
+      new OpenAiLlm({
+        ...access,
+        maxRetries: config.openai.maxRetries,
+        firstTokenMs: config.openai.firstTokenMs,
+        stallMs: config.openai.stallMs,
+        logger,
+        countTokens,
+      }),
+      metrics,
+      config.prices,
+    ),
     prompts: loadPrompts(PROMPTS_DIR),
-    webSearch: createWebSearch(config.search),
-    pageReader: new HttpPageReader({
-      allowPrivate: config.search.allowPrivateUrls,
-      deadlineMs: config.search.pageReadMs,
-    }),
+    webSearch: search && meteredWebSearch(search, metrics),
+    pageReader: meteredPageReader(
+      new HttpPageReader({
+        allowPrivate: config.search.allowPrivateUrls,
+        deadlineMs: config.search.pageReadMs,
+      }),
+      metrics,
+    ),
     countTokens,
     clock: systemClock,
     logger,

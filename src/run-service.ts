@@ -16,6 +16,7 @@ import { runMaintenance } from './jobs/maintenance.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { startWorker, workerName } from './jobs/worker.js';
+import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { PlanReview } from './slack/plan-review.js';
@@ -25,6 +26,7 @@ import { SlackCallError } from './slack/slack-errors.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
+import { sessionsByStatus } from './store/session-counts.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -54,7 +56,8 @@ export async function runService(
   options: ServiceOptions,
 ): Promise<number> {
   const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
-  const engine = options.engine ?? engineDeps(config, logger);
+  const metrics = prometheusMetrics(logger);
+  const engine = options.engine ?? engineDeps(config, logger, metrics);
   const store = await openStoreWhenReachable(config, logger, stop);
   if (!store) return 0;
   try {
@@ -77,6 +80,7 @@ export async function runService(
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
           estimatePlan: planEstimate(config, store.db.pool),
+          metrics,
         })
       : undefined;
     // Without Slack credentials this process cannot publish to threads, so it leaves Slack sessions to others.
@@ -117,7 +121,16 @@ export async function runService(
     let app: SlackApp | undefined;
     try {
       if (options.mode === 'serve' && delivery) {
-        app = await startApp(config, store, delivery, limits, logger, stop, () => worker.running().length);
+        metrics.scrapeFrom({
+          sessionsByStatus: () => sessionsByStatus(store.db.pool),
+          queueDepth: () => leases.queueDepth(),
+          outboxPending: () => store.outbox.pendingCount(),
+          active: () => worker.running().length,
+        });
+        app = await startApp(config, store, delivery, limits, logger, stop, {
+          running: () => worker.running().length,
+          metrics,
+        });
       }
       if (app) {
         const port = await app.start();
@@ -158,10 +171,10 @@ async function startApp(
   limits: SlackRateLimits,
   logger: Logger,
   stop: AbortSignal,
-  running: () => number,
+  { running, metrics }: { running: () => number; metrics: PrometheusMetrics },
 ): Promise<SlackApp | undefined> {
   const slack = requireSlack(config);
-  const api = slackApiFor('listeners', slack.botToken, limits, logger, slack.apiUrl);
+  const api = slackApiFor('listeners', slack.botToken, limits, logger, slack.apiUrl, metrics);
   const identity = await waitUntilReady('Slack', () => api.identity(), {
     logger,
     stop,
@@ -209,6 +222,7 @@ async function startApp(
       logger,
       identity,
       health: () => health(store, delivery, running),
+      metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }),
     },
     { service, review, store: store.sessions, api },
   );

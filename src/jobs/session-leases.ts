@@ -1,6 +1,10 @@
 import type pg from 'pg';
 import { RUNNABLE } from '../store/session-lifecycle.js';
 
+/** Due, runnable and held by no live lease; `statuses` names the parameter holding RUNNABLE. */
+const waiting = (statuses: string) =>
+  `status = ANY(${statuses}::text[]) AND queued_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())`;
+
 export interface Claim {
   id: string;
   attempts: number;
@@ -35,10 +39,8 @@ export class SessionLeases {
          attempts = attempts + 1, updated_at = now()
        WHERE id = (
          SELECT id FROM sessions
-         WHERE status = ANY($4::text[])
-           AND queued_at <= now()
+         WHERE ${waiting('$4')}
            AND origin = ANY($3::text[])
-           AND (lease_expires_at IS NULL OR lease_expires_at < now())
          ORDER BY queued_at NULLS LAST, created_at
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
@@ -46,6 +48,14 @@ export class SessionLeases {
       [this.owner, this.leaseMs / 1000, this.origins, RUNNABLE],
     );
     return rows[0] ? { id: rows[0].id, attempts: rows[0].attempts } : null;
+  }
+
+  /** Sessions any worker could claim now but none has: the queue's depth, for /metrics. */
+  async queueDepth(): Promise<number> {
+    const { rows } = await this.pool.query(`SELECT count(*)::int AS n FROM sessions WHERE ${waiting('$1')}`, [
+      RUNNABLE,
+    ]);
+    return rows[0].n;
   }
 
   async heartbeat(id: string): Promise<Heartbeat> {

@@ -5,6 +5,7 @@ import {
   type WebClient,
 } from '@slack/web-api';
 import { sleep } from '../http/retry-delay.js';
+import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { SlackMessage } from './render/messages.js';
 import { SlackCallError, SlackRateLimited, translate } from './slack-errors.js';
 import { SlackRateLimits } from './slack-rate-limits.js';
@@ -35,6 +36,7 @@ export class SlackApi {
     readonly client: WebClient,
     readonly limits: SlackRateLimits = new SlackRateLimits(),
     private readonly options: { waitOn429: boolean; attempts: number } = { waitOn429: true, attempts: 4 },
+    private readonly metrics: Metrics = noMetrics,
   ) {}
 
   async post(channel: string, message: SlackMessage, threadTs?: string, tag?: MessageTag): Promise<string> {
@@ -57,11 +59,30 @@ export class SlackApi {
 
   /** An edit for the scheduler: a 429 comes back as SlackRateLimited so the newest content can be sent later. */
   async updateOnce(channel: string, ts: string, message: SlackMessage): Promise<void> {
+    await this.once('chat.update', () =>
+      this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks }),
+    );
+  }
+
+  /** One attempt outside the method budgets (the caller keeps its own); a 429 comes back as SlackRateLimited. */
+  async once<T>(method: string, run: () => Promise<T>): Promise<T> {
     try {
-      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+      return await this.counted(method, run);
     } catch (error) {
       if (error instanceof WebAPIRateLimitedError) throw new SlackRateLimited(error.retryAfter * 1000);
-      throw translate(error, 'chat.update');
+      throw translate(error, method);
+    }
+  }
+
+  /** Every call to Slack passes here, so /metrics sees each one and each 429. */
+  private async counted<T>(method: string, run: () => Promise<T>): Promise<T> {
+    try {
+      const result = await run();
+      this.metrics.slackCall(method, 'ok');
+      return result;
+    } catch (error) {
+      this.metrics.slackCall(method, error instanceof WebAPIRateLimitedError ? 'rate_limited' : 'error');
+      throw error;
     }
   }
 
@@ -245,7 +266,7 @@ export class SlackApi {
     for (let attempt = 1; ; attempt++) {
       await this.limits.take(method, channel);
       try {
-        return await run();
+        return await this.counted(method, run);
       } catch (error) {
         if (!(error instanceof WebAPIRateLimitedError)) throw translate(error, method);
         const ms = error.retryAfter * 1000;

@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
+import { withDeadline } from '../with-deadline.js';
+import { opsRoutes } from './ops-routes.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
@@ -21,6 +22,8 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Answers /healthz with 200 and these figures, or 503 when it throws or takes over 1.5 s (the database is down or frozen). */
   health: () => Promise<Record<string, unknown>>;
+  /** Answers /metrics (Prometheus text format). */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Who the token is (checked at start), so Bolt does not call auth.test itself and cache a failure. */
   identity: { botUserId: string; botId: string };
 }
@@ -53,18 +56,7 @@ export function createSlackApp(
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
-  const health = {
-    path: '/healthz',
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const json = (status: number, body: object) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
-      withDeadline(options.health(), HEALTH_DEADLINE_MS).then(
-        (body) => json(200, { status: 'ok', ...body }),
-        () => json(503, { status: 'database unavailable' }),
-      );
-    },
-  };
-  const slack = slackReceiver(options, [health], log, boltLog);
+  const slack = slackReceiver(options, opsRoutes(options, log), log, boltLog);
   const app = new App({
     token: options.botToken,
     receiver: slack.receiver,
@@ -255,17 +247,8 @@ export function createSlackApp(
   };
 }
 
-const HEALTH_DEADLINE_MS = 1500;
 /** How long shut-down waits for listeners still working after their ack. */
 const STOP_DEADLINE_MS = 10_000;
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 const SORRY = 'Something went wrong on my side; please try again in a minute.';
 

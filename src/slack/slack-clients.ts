@@ -1,4 +1,5 @@
 import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import { type Metrics, noMetrics } from '../metrics/metrics.js';
 import type { Logger } from '../ports/logger.js';
 import { SlackApi } from './slack-api.js';
 import { slackLogger } from './slack-logger.js';
@@ -32,6 +33,7 @@ export function slackApiFor(
   limits: SlackRateLimits,
   logger: Logger,
   apiUrl?: string,
+  metrics: Metrics = noMetrics,
 ): SlackApi {
   const delivery = role === 'delivery';
   const client = new WebClient(botToken, {
@@ -40,6 +42,6 @@ export function slackApiFor(
     logLevel: LogLevel.ERROR,
   });
   return delivery
-    ? new SlackApi(client, limits, { waitOn429: false, attempts: 1 })
-    : new SlackApi(client, limits);
+    ? new SlackApi(client, limits, { waitOn429: false, attempts: 1 }, metrics)
+    : new SlackApi(client, limits, undefined, metrics);
 }

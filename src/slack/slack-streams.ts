@@ -1,7 +1,5 @@
-import { WebAPIRateLimitedError } from '@slack/web-api';
 import type { StreamChunk } from './render/progress-chunks.js';
 import type { SlackApi } from './slack-api.js';
-import { SlackRateLimited, translate } from './slack-errors.js';
 
 // Streamed messages (chat.startStream / appendStream / stopStream; chat:write), for live progress.
 
@@ -35,13 +33,8 @@ export async function appendStream(
   ts: string,
   chunks: StreamChunk[],
 ): Promise<void> {
-  try {
-    await api.limits.take('chat.appendStream');
-    await api.client.chat.appendStream({ channel, ts, chunks });
-  } catch (error) {
-    if (error instanceof WebAPIRateLimitedError) throw new SlackRateLimited(error.retryAfter * 1000);
-    throw translate(error, 'chat.appendStream');
-  }
+  await api.limits.take('chat.appendStream');
+  await api.once('chat.appendStream', () => api.client.chat.appendStream({ channel, ts, chunks }));
 }
 
 export async function stopStream(

@@ -1,5 +1,6 @@
 import type { Store } from '../compose.js';
 import type { SurfaceFactory } from '../jobs/session-surface.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
@@ -14,6 +15,7 @@ import type { ReportFormat } from './thread/report-intents.js';
 
 export interface SlackDeliveryOptions {
   botToken: string;
+  metrics?: Metrics;
   apiUrl?: string;
   /** The process's Slack budget, shared with the listeners. */
   limits: SlackRateLimits;
@@ -46,7 +48,14 @@ export interface SlackDelivery {
  * thread publisher per running session.
  */
 export function startSlackDelivery(store: Store, options: SlackDeliveryOptions): SlackDelivery {
-  const api = slackApiFor('delivery', options.botToken, options.limits, options.logger, options.apiUrl);
+  const api = slackApiFor(
+    'delivery',
+    options.botToken,
+    options.limits,
+    options.logger,
+    options.apiUrl,
+    options.metrics,
+  );
   const edits = new EditScheduler((target, message) => api.updateOnce(target.channel, target.ts, message), {
     minIntervalMs: options.editIntervalMs ?? 3000,
     perMinute: options.updatesPerMinute,
@@ -63,6 +72,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     owner: options.owner,
     claimMs: options.claimMs,
     pollMs: options.pollMs,
+    metrics: options.metrics,
   });
   const deps = {
     outbox: store.outbox,

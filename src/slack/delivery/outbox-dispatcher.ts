@@ -1,3 +1,4 @@
+import type { Metrics } from '../../metrics/metrics.js';
 import type { Logger } from '../../ports/logger.js';
 import { outageLog } from '../../store/database-outage.js';
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
@@ -25,6 +26,7 @@ export interface DispatcherDeps {
   pollMs?: number;
   /** Slack calls in flight at once (of different sessions); edits wait in the scheduler instead. */
   concurrency?: number;
+  metrics?: Metrics;
 }
 
 export interface Delivered {
@@ -123,6 +125,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       const where = await performIntent(context, row);
       await outbox.sent(row, where);
       stats.sent += 1;
+      deps.metrics?.delivered(row.op, (Date.now() - row.createdAt.getTime()) / 1000);
       if (degraded) {
         log.info({ after: degraded.code }, 'Slack accepts our writes again; delivery resumed');
         degraded = undefined;

@@ -1,0 +1,34 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../ports/logger.js';
+import { withDeadline } from '../with-deadline.js';
+import type { SlackAppOptions } from './slack-app.js';
+import type { OpsRoute } from './slack-receiver.js';
+
+const HEALTH_DEADLINE_MS = 1500;
+
+/** `/healthz` (200 with figures, 503 when the database does not answer in 1.5 s) and `/metrics`. */
+export function opsRoutes(options: Pick<SlackAppOptions, 'health' | 'metrics'>, log: Logger): OpsRoute[] {
+  const health = (_req: IncomingMessage, res: ServerResponse) => {
+    const json = (status: number, body: object) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
+    withDeadline(options.health(), HEALTH_DEADLINE_MS).then(
+      (body) => json(200, { status: 'ok', ...body }),
+      () => json(503, { status: 'database unavailable' }),
+    );
+  };
+  const routes: OpsRoute[] = [{ path: '/healthz', handler: health }];
+  const { metrics } = options;
+  if (metrics) {
+    const handler = (_req: IncomingMessage, res: ServerResponse) => {
+      metrics().then(
+        ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+        (error: unknown) => {
+          log.error({ err: error }, 'metrics could not be rendered');
+          res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n');
+        },
+      );
+    };
+    routes.push({ path: '/metrics', handler });
+  }
+  return routes;
+}
