@@ -63,7 +63,8 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     io.stderr.write(`error: ${refusal}\n`);
     return 2;
   }
-  const view = options.json ? null : new TerminalView(io.stdout);
+  // Progress, prompts and notes go to stderr, so `ask … > report.md` captures the report alone.
+  const view = options.json ? null : new TerminalView(io.stderr);
   const review = !options.yes && !options.json;
   let state = newSession(deps.newSessionId(), {
     question,
@@ -162,9 +163,9 @@ async function finish(
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ type: 'result', outcome: outcome.kind, report })}\n`);
   } else {
-    if (outcome.kind === 'cancelled') io.stdout.write('\nCancelled. What was found so far:\n');
+    if (outcome.kind === 'cancelled') io.stderr.write('\nCancelled. What was found so far:\n');
     io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
-    if (options.out) io.stdout.write(`Report written to ${options.out}\n`);
+    if (options.out) io.stderr.write(`Report written to ${options.out}\n`);
   }
   return outcome.kind === 'done' ? 0 : 130;
 }
@@ -186,7 +187,7 @@ export function terminalReport(report: FinalReport): string {
 /** Prints the questions and reads one line; an empty line or closed input starts without answering. */
 async function askUser(io: Io, questions: string, json: boolean): Promise<string | null> {
   if (!json) {
-    io.stdout.write(
+    io.stderr.write(
       `\n${questions}\n\nYour answer (press Enter on an empty line to start without answering):\n> `,
     );
   }

@@ -10,10 +10,10 @@ export type PlanDecision = { kind: 'start'; plan?: string } | { kind: 'cancel' }
  * empty line), checked as in Slack and asked again until it is valid.
  */
 export async function reviewPlanAtPrompt(io: Io, estimate: string): Promise<PlanDecision> {
-  io.stdout.write(`Estimate: ${estimate}\nStart? [Y/n/e(dit)] `);
+  io.stderr.write(`Estimate: ${estimate}\nStart? [Y/n/e(dit)] `);
   // Nothing more to read (input already ended): Enter's answer.
   if (io.stdin.readableEnded || io.stdin.destroyed) {
-    io.stdout.write('\n');
+    io.stderr.write('\n');
     return { kind: 'start' };
   }
   const rl = createInterface({ input: io.stdin, terminal: false });
@@ -32,15 +32,18 @@ export async function reviewPlanAtPrompt(io: Io, estimate: string): Promise<Plan
     });
   try {
     for (;;) {
-      const answer = (await next())?.trim().toLowerCase() ?? '';
+      const line = await next();
+      // Input that ended answers Enter; end the prompt's line as Enter would have.
+      if (line === null) io.stderr.write('\n');
+      const answer = line?.trim().toLowerCase() ?? '';
       if (io.signal.aborted || answer === 'n' || answer === 'no') return { kind: 'cancel' };
       if (answer !== 'e' && answer !== 'edit') return { kind: 'start' };
-      io.stdout.write('Write the plan as numbered steps (at most 6), then an empty line:\n');
+      io.stderr.write('Write the plan as numbered steps (at most 6), then an empty line:\n');
       const plan: string[] = [];
       for (let line = await next(); line?.trim(); line = await next()) plan.push(line);
       const checked = checkEditedPlan(plan.join('\n'));
       if ('plan' in checked) return { kind: 'start', plan: checked.plan };
-      io.stdout.write(`${checked.error}\nStart? [Y/n/e(dit)] `);
+      io.stderr.write(`${checked.error}\nStart? [Y/n/e(dit)] `);
     }
   } finally {
     rl.close();

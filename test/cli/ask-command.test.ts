@@ -104,19 +104,22 @@ describe('deep-research ask', () => {
     const streams = io(['Retrofit in England\n']);
     const code = await ask(llm, { out }, streams);
     llm.assertDone();
+    // Questions, plan and progress on stderr; stdout holds the report alone (`ask … > report.md`).
+    const progress = streams.err.text;
     const text = streams.out.text;
-    expect(streams.err.text).toBe('');
     expect(code).toBe(0);
-    expect(text).toContain('1. Which country?');
-    expect(text).toContain('Research plan:\n1. Running costs');
-    expect(text).toContain('Cycle 1 of 8');
-    expect(text).toContain('Cycle 2 of 8');
-    expect(text).toContain('[1.1] started: T1 costs of heat pumps');
-    expect(text).toContain('[1.1] searching "heat pump costs"');
-    expect(text).toContain('[1.1] reading a.example/costs');
-    expect(text).toContain('⚠ [1.3] T3 installer capacity: failed (The model server answered HTTP 400)');
-    expect(text).toContain('✓ [1.2] T2 boiler efficiency: done, 2 sources');
-    expect(text).toContain('✓ [2.1] T4 grants available in 2025: done, 1 source\n');
+    expect(progress).toContain('1. Which country?');
+    expect(progress).toContain('Research plan:\n1. Running costs');
+    expect(progress).toContain('Cycle 1 of 8');
+    expect(progress).toContain('Cycle 2 of 8');
+    expect(progress).toContain('[1.1] started: T1 costs of heat pumps');
+    expect(progress).toContain('[1.1] searching "heat pump costs"');
+    expect(progress).toContain('[1.1] reading a.example/costs');
+    expect(progress).toContain('⚠ [1.3] T3 installer capacity: failed (The model server answered HTTP 400)');
+    expect(progress).toContain('✓ [1.2] T2 boiler efficiency: done, 2 sources');
+    expect(progress).toContain('✓ [2.1] T4 grants available in 2025: done, 1 source\n');
+    expect(progress).not.toContain('## Findings');
+    expect(text).not.toContain('Cycle 1 of 8');
     expect(text).toContain('session sess-1');
     // One agent of four failed: the report is labelled partial with what failed.
     expect(text).toContain(
@@ -201,7 +204,7 @@ describe('deep-research ask', () => {
     llm.assertDone();
     expect(code).toBe(130);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(streams.out.text).toContain('Cancelled. What was found so far:');
+    expect(streams.err.text).toContain('Cancelled. What was found so far:');
     expect(streams.out.text).toContain(`Fact about ${URL_A} [1]`);
     expect(streams.out.text).toContain(`[1] Heat pump costs (a.example)\n    ${URL_A}`);
   });
@@ -272,7 +275,11 @@ describe('sessions in the store', () => {
       expect(await ask(llm, { clarify: false }, streams, store)).toBe(1);
       const [row] = await sessions.listRecent({ limit: 1 });
       expect(row).toMatchObject({ status: 'failed', error: 'The model server answered HTTP 500' });
-      expect(streams.err.text).toBe(`error: The model server answered HTTP 500 (session ${row!.id})\n`);
+      // The failure is the last line of stderr, after the progress lines, and the only error there.
+      expect(
+        streams.err.text.endsWith(`\nerror: The model server answered HTTP 500 (session ${row!.id})\n`),
+      ).toBe(true);
+      expect(streams.err.text.match(/error/gi)).toHaveLength(1);
     } finally {
       await db.close();
     }
