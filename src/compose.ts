@@ -133,7 +133,14 @@ export function engineSettings(config: Config): EngineSettings {
 }
 
 /** The engine's real adapters, built once per process (so provider rate limits are shared by every session). */
-export function engineDeps(config: Config, logger: Logger, metrics: Metrics = noMetrics): EngineBase {
+export function engineDeps(
+  config: Config,
+  logger: Logger,
+  {
+    metrics = noMetrics,
+    unreachableIsFatal = false,
+  }: { metrics?: Metrics; unreachableIsFatal?: boolean } = {},
+): EngineBase {
   const access = requireModelAccess(config);
   const { orchestrator, agent, report } = config.models;
   const unpriced = unpricedModels([orchestrator, agent, report], config.prices);
@@ -153,6 +160,7 @@ export function engineDeps(config: Config, logger: Logger, metrics: Metrics = no
         stallMs: config.openai.stallMs,
         logger,
         countTokens,
+        unreachableIsFatal,
       }),
       metrics,
       config.prices,

@@ -93,6 +93,8 @@ const schema = z.object({
   LOG_LEVEL: optionalText.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  // The CLI's pager for a long report in a terminal (default: less); "cat" turns paging off.
+  PAGER: optionalText,
   SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xoxb-', 'must start with xoxb-').optional()),
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
@@ -208,6 +210,8 @@ export interface Config {
     planReviewSeconds: number;
   };
   logLevel?: string;
+  /** Shell command a long report is piped through in a terminal. */
+  pager: string;
 }
 
 /** Every variable the configuration reads (.env.example lists them all; a test keeps it so). */
@@ -293,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       planReviewSeconds: e.PLAN_REVIEW_SECONDS,
     },
     logLevel: e.LOG_LEVEL,
+    pager: e.PAGER ?? 'less -FRX',
   };
   return Object.freeze(config);
 }

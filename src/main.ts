@@ -7,6 +7,7 @@ import { commandHelp, USAGE, VERSION } from './cli/help.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
+import { terminalLogger } from './cli/terminal-logger.js';
 import {
   engineDeps,
   engineSettings,
@@ -21,6 +22,7 @@ import { withEnvFile } from './env-file.js';
 import { currentSessionId } from './jobs/session-scope.js';
 import { usageSummary } from './jobs/spend-caps.js';
 import { createLogger } from './logger.js';
+import type { Logger } from './ports/logger.js';
 import { secretsOf } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
@@ -31,7 +33,13 @@ export async function runCli(
   env: Record<string, string | undefined>,
   io: Io,
 ): Promise<number> {
-  const [command, ...rest] = argv;
+  // --verbose anywhere: informational logs too, for every command.
+  const verbose = argv.includes('--verbose');
+  const [command, ...rest] = argv.filter((a) => a !== '--verbose');
+  const cliLogger = (config: Config) =>
+    config.logLevel
+      ? createLogger(config.logLevel, secretsOf(env))
+      : terminalLogger(io.stderr, { verbose, secrets: secretsOf(env) });
   // `help ask`, `ask --help`: one command's text.
   const topic =
     command === 'help' ? rest[0] : rest.some((a) => a === '--help' || a === '-h') ? command : undefined;
@@ -69,7 +77,7 @@ export async function runCli(
       });
       const config = loadConfig(env);
       if (values.background) {
-        return await withStore(config, ({ sessions, lifecycle }) =>
+        return await withStore(config, cliLogger(config), ({ sessions, lifecycle }) =>
           submitCommand(
             {
               sessions,
@@ -83,8 +91,9 @@ export async function runCli(
           ),
         );
       }
-      const logger = createLogger(config.logLevel ?? 'warn');
-      const engine = engineDeps(config, logger);
+      const logger = cliLogger(config);
+      // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
+      const engine = engineDeps(config, logger, { unreachableIsFatal: true });
       const options = {
         question: positionals.join(' '),
         clarify: !values['no-clarify'],
@@ -92,7 +101,7 @@ export async function runCli(
         json: values.json,
         yes: values.yes,
       };
-      return await withStore(config, async ({ sessions, lifecycle, db }) =>
+      return await withStore(config, logger, async ({ sessions, lifecycle, db }) =>
         askCommand(
           {
             engine: await withKnowledgeBase(engine, db),
@@ -103,6 +112,7 @@ export async function runCli(
             requester: userInfo().username,
             maxQuestionChars: config.slack.maxQuestionChars,
             estimatePlan: planEstimate(config, db.pool),
+            pager: config.pager,
           },
           options,
           io,
@@ -111,7 +121,7 @@ export async function runCli(
     }
     if (command === 'usage') {
       const config = loadConfig(env);
-      return await withStore(config, async ({ spend }) => {
+      return await withStore(config, cliLogger(config), async ({ spend }) => {
         const who = { requester: userInfo().username, teamId: null };
         io.stdout.write(`${await usageSummary(spend, config.jobs.spendCaps, who)}\n`);
         return 0;
@@ -120,8 +130,10 @@ export async function runCli(
     if (command === 'sessions') {
       const [sub, id] = rest;
       const config = loadConfig(env);
-      if (sub === 'list') return await withStore(config, ({ sessions }) => listSessions(sessions, io));
-      if (sub === 'show' && id) return await withStore(config, (store) => showSession(store, id, io));
+      if (sub === 'list')
+        return await withStore(config, cliLogger(config), ({ sessions }) => listSessions(sessions, io));
+      if (sub === 'show' && id)
+        return await withStore(config, cliLogger(config), (store) => showSession(store, id, io));
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }
@@ -134,7 +146,7 @@ export async function runCli(
       const [sub, ...paths] = rest;
       const config = loadConfig(env);
       const run = (task: (store: KnowledgeStore) => Promise<number>) =>
-        withStore(config, ({ db }) => task(new KnowledgeStore(db.pool)));
+        withStore(config, cliLogger(config), ({ db }) => task(new KnowledgeStore(db.pool)));
       if (sub === 'ingest') return await run((store) => kbIngest(store, paths, io));
       if (sub === 'list') return await run((store) => kbList(store, io));
       if (sub === 'remove') return await run((store) => kbRemove(store, paths, io));
@@ -142,7 +154,8 @@ export async function runCli(
       return 2;
     }
     if (command === 'migrate') {
-      const { db, applied } = await openStore(loadConfig(env));
+      const config = loadConfig(env);
+      const { db, applied } = await openStore(config, cliLogger(config));
       await db.close();
       io.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'The database is up to date.\n');
       return 0;
@@ -165,8 +178,12 @@ export async function runCli(
   }
 }
 
-async function withStore(config: Config, run: (store: Store) => Promise<number>): Promise<number> {
-  const store = await openStore(config, createLogger(config.logLevel ?? 'warn'));
+async function withStore(
+  config: Config,
+  logger: Logger,
+  run: (store: Store) => Promise<number>,
+): Promise<number> {
+  const store = await openStore(config, logger);
   try {
     return await run(store);
   } finally {

@@ -57,7 +57,7 @@ export async function runService(
 ): Promise<number> {
   const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
   const metrics = prometheusMetrics(logger);
-  const engine = options.engine ?? engineDeps(config, logger, metrics);
+  const engine = options.engine ?? engineDeps(config, logger, { metrics });
   const store = await openStoreWhenReachable(config, logger, stop);
   if (!store) return 0;
   try {

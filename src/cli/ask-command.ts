@@ -12,7 +12,9 @@ import type { EngineSettings } from '../engine/settings.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
+import { showPaged } from './pager.js';
 import { reviewPlanAtPrompt } from './plan-prompt.js';
+import { renderForTerminal } from './terminal-markdown.js';
 import { type Output, TerminalView } from './terminal-view.js';
 
 export interface AskOptions {
@@ -36,6 +38,8 @@ export interface AskDeps {
   maxQuestionChars: number;
   /** The pre-flight estimate shown with the plan. */
   estimatePlan?: () => Promise<string>;
+  /** Shell command a long report goes through in a terminal (PAGER). */
+  pager?: string;
 }
 
 export interface Io {
@@ -131,7 +135,7 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     }
     view?.stop();
     await recorder?.finish(outcome);
-    return await finish(outcome, question, options, io);
+    return await finish(outcome, question, options, io, deps.pager);
   } catch (error) {
     view?.stop();
     const message = describeError(error);
@@ -149,6 +153,7 @@ async function finish(
   question: string,
   options: AskOptions,
   io: Io,
+  pager = 'less -FRX',
 ): Promise<number> {
   if (outcome.kind === 'needs_clarification' || outcome.kind === 'needs_plan_review') {
     // One round of questions, one review: a second request cannot happen, but must not hang.
@@ -164,7 +169,12 @@ async function finish(
     io.stdout.write(`${JSON.stringify({ type: 'result', outcome: outcome.kind, report })}\n`);
   } else {
     if (outcome.kind === 'cancelled') io.stderr.write('\nCancelled. What was found so far:\n');
-    io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
+    // A person at a terminal reads the report rendered (and paged when long); a pipe or file gets Markdown.
+    if (io.stdout.isTTY) {
+      const width = (io.stdout.columns ?? 100) - 1;
+      const shown = `\n${renderForTerminal(report.markdown, width)}\n${sourceList(report)}${footer}\n`;
+      await showPaged(shown, io.stdout, pager);
+    } else io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
     if (options.out) io.stderr.write(`Report written to ${options.out}\n`);
   }
   return outcome.kind === 'done' ? 0 : 130;
@@ -172,16 +182,18 @@ async function finish(
 
 /** The report as plain Markdown followed by its numbered sources. */
 export function terminalReport(report: FinalReport): string {
-  const lines = [report.markdown, ''];
-  if (report.sources.length) {
-    lines.push('Sources:');
-    for (const s of report.sources) {
-      const { title, detail } = sourceLabel(s);
-      lines.push(`[${s.n}] ${title}${detail ? ` (${detail})` : ''}${s.url ? `\n    ${s.url}` : ''}`);
-    }
-    lines.push('');
+  return `${report.markdown}\n\n${sourceList(report)}`;
+}
+
+/** "Sources:" and one entry per source (title, detail, the URL indented below); empty without sources. */
+function sourceList(report: FinalReport): string {
+  if (!report.sources.length) return '';
+  const lines = ['Sources:'];
+  for (const s of report.sources) {
+    const { title, detail } = sourceLabel(s);
+    lines.push(`[${s.n}] ${title}${detail ? ` (${detail})` : ''}${s.url ? `\n    ${s.url}` : ''}`);
   }
-  return lines.join('\n');
+  return `${lines.join('\n')}\n\n`;
 }
 
 /** Prints the questions and reads one line; an empty line or closed input starts without answering. */

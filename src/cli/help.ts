@@ -12,9 +12,11 @@ Commands:
       Research a question: answer the clarifying questions at the prompt (or skip
       them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)]",
       or --yes to start at once), follow live progress, then read the
-      cited report. --out writes the report as Markdown; --json prints events as
-      JSON lines. Ctrl-C cancels and prints what was found. --background queues
-      the question for the workers instead (no clarification) and returns at once.
+      cited report: rendered for the terminal (paged through PAGER when long), or
+      Markdown when stdout is a pipe or file; progress goes to stderr. --out writes
+      the report as Markdown; --json prints events as JSON lines. Ctrl-C cancels
+      and prints what was found. --background queues the question for the workers
+      instead (no clarification) and returns at once.
   usage
       Tokens and cost of your research (and of all research here), today and this
       month (UTC), with the daily caps when they are set.
@@ -43,6 +45,10 @@ Commands:
       Where sessions and the knowledge base are kept.
   help, --version
       Show this text, or the version.
+
+--verbose (any command): informational logs and error details on stderr, one line
+each. By default the CLI shows warnings only, and a failure as one "error:" line;
+LOG_LEVEL switches to JSON logs.
 
 Sessions are kept in Postgres (DATABASE_URL) or, when it is unset, in an embedded
 database under DATA_DIR (default: your data directory, ~/.local/share/deep-research;

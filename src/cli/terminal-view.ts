@@ -9,7 +9,7 @@ import {
   reduceProgress,
 } from '../engine/progress.js';
 
-export type Output = Writable & { isTTY?: boolean; columns?: number };
+export type Output = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 
 /**
  * Live progress in a terminal. On a TTY a block of status lines is redrawn in

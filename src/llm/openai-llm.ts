@@ -30,6 +30,12 @@ export interface OpenAiLlmOptions {
   /** A stream silent this long between chunks is abandoned and retried (default 30 s). */
   stallMs?: number;
   fetch?: typeof fetch;
+  /**
+   * Until the server has answered once, a refused connection or an unknown
+   * host is a configuration error, not retried: the CLI's first run says so
+   * in one line at once. Services keep retrying (the server may be starting).
+   */
+  unreachableIsFatal?: boolean;
 }
 
 /** The stream did not start, or went silent, in time. */
@@ -45,6 +51,7 @@ class Silent extends Error {}
 export class OpenAiLlm implements Llm {
   private readonly client: OpenAI;
   private readonly adaptations: ServerAdaptations;
+  private answered = false;
 
   constructor(private readonly options: OpenAiLlmOptions) {
     this.adaptations = serverAdaptations(options.logger);
@@ -69,7 +76,11 @@ export class OpenAiLlm implements Llm {
       } catch (raw) {
         if (request.signal?.aborted) throw request.signal.reason;
         const model = request.model.name;
-        const unavailable = toolCallingUnavailable(raw, model);
+        const unavailable =
+          toolCallingUnavailable(raw, model) ??
+          (this.options.unreachableIsFatal && !this.answered
+            ? unreachable(raw, this.options.baseURL)
+            : undefined);
         if (unavailable) throw unavailable;
         if (rejectsRequiredToolChoice(raw, request) && !this.adaptations.has('tool_choice_auto')) {
           this.adaptations.learn('tool_choice_auto', model);
@@ -129,6 +140,7 @@ export class OpenAiLlm implements Llm {
         aborted,
       ]);
       if (signal.aborted) throw signal.reason;
+      this.answered = true;
       const { usage, thinkTags, ...answer } = read;
       if (thinkTags) this.adaptations.learn('think_tags_removed', request.model.name);
       if (usage) return { ...answer, usage };
@@ -191,6 +203,26 @@ function toWire(message: ChatMessage): ChatCompletionMessageParam {
     default:
       return message;
   }
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A connection refused or a host that does not resolve: nothing is listening where the settings point. */
+function unreachable(error: unknown, baseURL: string | undefined): ConfigError | undefined {
+  if (!(error instanceof OpenAI.APIConnectionError) || error instanceof OpenAI.APIConnectionTimeoutError)
+    return undefined;
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.has(code)) {
+      const where = baseURL ?? 'https://api.openai.com/v1';
+      return new ConfigError(
+        'llm_unreachable',
+        `Could not reach the model server at ${where} (${code}): start it, or check OPENAI_BASE_URL and your network.`,
+        { cause: error },
+      );
+    }
+  }
+  return undefined;
 }
 
 /** Maps SDK and network failures to our fault taxonomy, deciding what is worth retrying. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
@@ -140,6 +141,21 @@ describe('deep-research ask', () => {
     const file = readFileSync(out, 'utf8');
     expect(file.startsWith('# How do heat pumps compare with gas boilers?')).toBe(true);
     expect(file).toMatch(/## Sources\n\n1\. \[.+\]\(https:\/\/\S+\), \S+/);
+  });
+
+  it('renders the report for a terminal (styled, no Markdown markup), with the same sources', async () => {
+    const llm = new ScriptedLlm(wholeSession());
+    const streams = io(['Retrofit in England\n']);
+    // A tall window: the report fits, so no pager is started.
+    Object.assign(streams.out, { isTTY: true, columns: 80, rows: 10_000 });
+    expect(await ask(llm, {}, streams)).toBe(0);
+    const shown = streams.out.text;
+    expect(shown).toContain('\x1b[1mFindings\x1b[22m');
+    expect(shown).not.toMatch(/^#{1,6} /m);
+    expect(shown).toContain('\x1b[36m[1]\x1b[39m');
+    const plain = stripVTControlCharacters(shown);
+    for (const line of plain.split('\n')) expect(line.length).toBeLessThanOrEqual(79);
+    expect(plain).toContain(`[2] Heat pump costs (a.example)\n    ${URL_A}\n`);
   });
 
   it('prints events as JSON lines with --json, ending with the result', async () => {
