@@ -21,7 +21,7 @@ function samples(text: string): Map<string, number> {
 }
 
 describe('/metrics', () => {
-  it('exposes sessions, queue, model tokens and cost by phase, Slack calls and 429s, delivery lag and page-read failures after a session', async () => {
+  it('exposes sessions, queue, model tokens and cost by phase, Slack calls and 429s, delivery lag, page-read and search failures after sessions', async () => {
     // Pages are served on loopback but private addresses are refused: every page read fails, as a guard would.
     h = await slackHarness(
       new RuleLlm({ rounds: 1, readPages: true }),
@@ -75,5 +75,30 @@ describe('/metrics', () => {
     expect(m.get('deep_research_slack_delivery_lag_seconds_count{op="post"}')).toBeGreaterThan(0);
     expect(m.get('deep_research_tool_failures_total{tool="open_url",reason="refused"}')).toBeGreaterThan(0);
     expect(text).not.toContain('xoxb-');
-  }, 90_000);
+
+    // Search goes down: the next session cannot search, and /metrics says so by provider error.
+    await h.search.close();
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'app_mention',
+        channel: 'C1',
+        user: 'UANN',
+        text: '<@UBOT> Why is the sky blue?',
+        ts: '1800000950.000002',
+      }),
+      JSON_TYPE,
+    );
+    await eventually(
+      async () => (await storedSessions(h!)).some((s) => s.status === 'failed'),
+      60_000,
+      'the second research failed',
+    );
+    const after = samples(await (await fetch(app.url.replace('/slack/events', '/metrics'))).text());
+    const searchFailures = [...after].filter(([series]) =>
+      series.startsWith('deep_research_tool_failures_total{tool="web_search"'),
+    );
+    expect(searchFailures.length).toBeGreaterThan(0);
+    expect(after.get('deep_research_sessions{status="failed"}')).toBe(1);
+  }, 120_000);
 });
