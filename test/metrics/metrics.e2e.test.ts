@@ -30,18 +30,13 @@ describe('/metrics', () => {
     );
     const app = await h.start();
     h.slack.rateLimit('chat.postMessage', 1, 1);
-    const ts = '1800000950.000001';
-    await signedPost(
-      app.url,
-      eventCallback({
-        type: 'app_mention',
-        channel: 'C1',
-        user: 'UANN',
-        text: '<@UBOT> How do tides work?',
-        ts,
-      }),
-      JSON_TYPE,
-    );
+    const mention = (text: string, ts: string) =>
+      signedPost(
+        app.url,
+        eventCallback({ type: 'app_mention', channel: 'C1', user: 'UANN', text: `<@UBOT> ${text}`, ts }),
+        JSON_TYPE,
+      );
+    await mention('How do tides work?', '1800000950.000001');
     await eventually(
       async () => (await storedSessions(h!)).some((s) => s.status === 'done'),
       60_000,
@@ -78,17 +73,7 @@ describe('/metrics', () => {
 
     // Search goes down: the next session cannot search, and /metrics says so by provider error.
     await h.search.close();
-    await signedPost(
-      app.url,
-      eventCallback({
-        type: 'app_mention',
-        channel: 'C1',
-        user: 'UANN',
-        text: '<@UBOT> Why is the sky blue?',
-        ts: '1800000950.000002',
-      }),
-      JSON_TYPE,
-    );
+    await mention('Why is the sky blue?', '1800000950.000002');
     await eventually(
       async () => (await storedSessions(h!)).some((s) => s.status === 'failed'),
       60_000,
