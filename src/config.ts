@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
-import type { ModelPrice } from './engine/usage.js';
-import type { SpendCaps } from './jobs/spend-caps.js';
 import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
 import { SECRET } from './redact-secrets.js';
-import type { ReportFormat } from './slack/thread/report-intents.js';
 
 const positiveInt = z.coerce.number().int().positive();
 const positiveNumber = z.coerce.number().positive();
@@ -147,72 +145,7 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   SUGGESTED_PROMPTS: 'set it to one to four questions separated by "|", each at most 500 characters',
 };
 
-export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
-
-export interface Config {
-  openai: {
-    apiKey?: string;
-    baseURL?: string;
-    maxRetries: number;
-    timeoutMs: number;
-    firstTokenMs: number;
-    stallMs: number;
-  };
-  models: {
-    orchestrator: string;
-    agent: string;
-    report: string;
-    reasoning: 'auto' | boolean;
-    effort: 'low' | 'medium' | 'high';
-  };
-  prices: { models: Record<string, ModelPrice>; searchPer1k: number };
-  limits: {
-    maxParallelAgents: number;
-    maxCycles: number | null;
-    maxAgentCycles: number;
-    timeBudgetMs: number;
-    agentTimeBudgetMs: number;
-    tokenBudget: number;
-    toolCallBudget: number;
-    toolTimeoutMs: number;
-    reportInputTokens: number;
-  };
-  search: {
-    provider: SearchProviderName | 'none' | null;
-    tavilyKey?: string;
-    braveKey?: string;
-    exaKey?: string;
-    searxngUrl?: string;
-    requestsPerSecond?: number;
-    allowPrivateUrls: boolean;
-    pageReadMs: number;
-  };
-  database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
-  jobs: {
-    clarifyTimeoutHours: number;
-    concurrentSessions: number;
-    sessionsPerUser: number;
-    leaseMs: number;
-    spendCaps: SpendCaps;
-  };
-  slack: {
-    botToken?: string;
-    signingSecret?: string;
-    appToken?: string;
-    apiUrl?: string;
-    port: number;
-    updatesPerMinute: number;
-    maxQuestionChars: number;
-    /** How long Slack writes are retried before a session is undeliverable. */
-    deliveryDeadlineHours: number;
-    suggestedPrompts: string[];
-    reportFormat: ReportFormat;
-    planReviewSeconds: number;
-  };
-  logLevel?: string;
-  /** Shell command a long report is piped through in a terminal. */
-  pager: string;
-}
+export type { Config, SearchProviderName } from './config-shape.js';
 
 /** Every variable the configuration reads (.env.example lists them all; a test keeps it so). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape);

@@ -1,0 +1,71 @@
+import type { ModelPrice } from './engine/usage.js';
+import type { SpendCaps } from './jobs/spend-caps.js';
+import type { ReportFormat } from './slack/thread/report-intents.js';
+
+/** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
+export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
+
+export interface Config {
+  openai: {
+    apiKey?: string;
+    baseURL?: string;
+    maxRetries: number;
+    timeoutMs: number;
+    firstTokenMs: number;
+    stallMs: number;
+  };
+  models: {
+    orchestrator: string;
+    agent: string;
+    report: string;
+    reasoning: 'auto' | boolean;
+    effort: 'low' | 'medium' | 'high';
+  };
+  prices: { models: Record<string, ModelPrice>; searchPer1k: number };
+  limits: {
+    maxParallelAgents: number;
+    maxCycles: number | null;
+    maxAgentCycles: number;
+    timeBudgetMs: number;
+    agentTimeBudgetMs: number;
+    tokenBudget: number;
+    toolCallBudget: number;
+    toolTimeoutMs: number;
+    reportInputTokens: number;
+  };
+  search: {
+    provider: SearchProviderName | 'none' | null;
+    tavilyKey?: string;
+    braveKey?: string;
+    exaKey?: string;
+    searxngUrl?: string;
+    requestsPerSecond?: number;
+    allowPrivateUrls: boolean;
+    pageReadMs: number;
+  };
+  database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
+  jobs: {
+    clarifyTimeoutHours: number;
+    concurrentSessions: number;
+    sessionsPerUser: number;
+    leaseMs: number;
+    spendCaps: SpendCaps;
+  };
+  slack: {
+    botToken?: string;
+    signingSecret?: string;
+    appToken?: string;
+    apiUrl?: string;
+    port: number;
+    updatesPerMinute: number;
+    maxQuestionChars: number;
+    /** How long Slack writes are retried before a session is undeliverable. */
+    deliveryDeadlineHours: number;
+    suggestedPrompts: string[];
+    reportFormat: ReportFormat;
+    planReviewSeconds: number;
+  };
+  logLevel?: string;
+  /** Shell command a long report is piped through in a terminal. */
+  pager: string;
+}
