@@ -5,6 +5,9 @@
 // per-session state is dropped when a session ends.
 //   npm run bench:soak   (SOAK_SESSIONS=800, SOAK_WARMUP=100)
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
@@ -23,13 +26,21 @@ const database = await benchDatabase('soak');
 const slack = await fakeSlackServer({ updatesPerMinute: 1_000_000 });
 const model = await fakeOpenAiServer(new RuleLlm({ rounds: 1 }));
 const search = await fakeSearxngServer();
+const SNAPSHOTS = mkdtempSync(join(tmpdir(), 'soak-heap-'));
+process.env.BENCH_APP_NODE_FLAGS = [
+  process.env.BENCH_APP_NODE_FLAGS ?? '',
+  '--heapsnapshot-signal=SIGUSR2',
+  `--diagnostic-dir=${SNAPSHOTS}`,
+].join(' ');
 const { app, url, health } = await startServe({
   modelUrl: model.baseUrl,
   searchUrl: search.url,
   databaseUrl: database.url,
   slackApiUrl: slack.apiUrl,
   concurrentSessions: 8,
-  env: { SLACK_UPDATES_PER_MINUTE: '100' },
+  // The report as messages: canvases.create is Tier 2 (about 20 a minute per workspace), which would make
+  // this a measure of that limit instead of memory.
+  env: { SLACK_UPDATES_PER_MINUTE: '100', REPORT_FORMAT: 'messages' },
 });
 const probe = new pg.Client({ connectionString: database.url });
 await probe.connect();
@@ -43,11 +54,20 @@ const finished = async () =>
   );
 type Health = { rssBytes: number; heapUsedBytes: number; delivery: { pending: number } };
 const sample = async () => (await (await fetch(health)).json()) as Health;
-/** Memory once the process is idle: every session finished and every Slack write delivered. */
+/**
+ * Memory once the process is idle: every session finished and every Slack
+ * write delivered. A heap snapshot (SIGUSR2) forces a full collection first,
+ * so `heapUsed` right after it is the live heap, not garbage waiting for the
+ * collector; the snapshot files stay in SNAPSHOTS for a closer look.
+ */
 async function settled(total: number): Promise<Health> {
   await waitUntil(async () => (await finished()) >= total, 30 * 60_000, `${total} sessions`);
   await waitUntil(async () => (await sample()).delivery.pending === 0, 10 * 60_000, 'the outbox to empty');
   await new Promise((r) => setTimeout(r, 3000));
+  const before = readdirSync(SNAPSHOTS).length;
+  app.kill('SIGUSR2');
+  await waitUntil(async () => readdirSync(SNAPSHOTS).length > before, 5 * 60_000, 'the heap snapshot');
+  // The file appears when writing starts; the process answers again once it is written.
   return sample();
 }
 
@@ -86,6 +106,7 @@ const figures = {
   sessions: SESSIONS,
   failedSessions: failed,
   minutes: Number(fmt((Date.now() - started) / 60_000)),
+  // Live heap: measured right after the full collection a heap snapshot forces.
   heapAfterWarmupMb: mb(warm.heapUsedBytes),
   heapAtEndMb: mb(end.heapUsedBytes),
   heapGrowthPct: Number(fmt((100 * (end.heapUsedBytes - warm.heapUsedBytes)) / warm.heapUsedBytes)),
@@ -94,6 +115,7 @@ const figures = {
   rssGrowthPct: Number(fmt((100 * (end.rssBytes - warm.rssBytes)) / warm.rssBytes)),
 };
 for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(22)} ${v}`);
+console.log(`heap snapshots (after warm-up, at the end): ${SNAPSHOTS}`);
 console.log(
   `RSS growth ${figures.rssGrowthPct}% (target ≤ 10): ${figures.rssGrowthPct <= 10 ? 'met' : 'MISSED'}`,
 );

@@ -5,6 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import type { PageReader, PageResult } from '../ports/page-reader.js';
 import type { Prompts } from '../ports/prompts.js';
 import type { WebSearch } from '../ports/web-search.js';
+import { withDeadline } from './deadline-signal.js';
 import type { EmitEvent } from './events.js';
 import type { SessionState } from './session-state.js';
 import { type EngineSettings, LIMITS, reserves } from './settings.js';
@@ -74,10 +75,13 @@ export function researchEndOf(ctx: SessionContext): number {
   return deadlineOf(ctx) - reserves(ctx.settings).reportMs;
 }
 
-/** A signal that aborts on cancellation or when `until` passes. */
-export function signalUntil(ctx: SessionContext, until: number): AbortSignal {
-  const ms = Math.max(0, until - ctx.deps.clock.now());
-  return AbortSignal.any([ctx.cancel, AbortSignal.timeout(ms)]);
+/** Runs `work` with a signal that aborts on cancellation or when `until` passes, freed when it ends. */
+export function untilDeadline<T>(
+  ctx: SessionContext,
+  until: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  return withDeadline(until - ctx.deps.clock.now(), [ctx.cancel], work);
 }
 
 /** Why a call ended: the person cancelled, time ran out, or it genuinely failed. */
@@ -97,12 +101,9 @@ export async function callModel(ctx: SessionContext, call: ModelCall): Promise<L
     request.maxTokens && request.model.reasoning
       ? request.maxTokens + LIMITS.reasoningTokenAllowance
       : request.maxTokens;
-  const response = await ctx.deps.llm.complete({
-    ...request,
-    maxTokens,
-    timeoutMs,
-    signal: signalUntil(ctx, until),
-  });
+  const response = await untilDeadline(ctx, until, (signal) =>
+    ctx.deps.llm.complete({ ...request, maxTokens, timeoutMs, signal }),
+  );
   addModelUsage(ctx.state.usage, request.purpose, request.model.name, response.usage);
   return response;
 }

@@ -4,6 +4,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { withDeadline } from '../engine/deadline-signal.js';
 import { ConfigError, ProviderError } from '../engine/errors.js';
 import { retryDelayMs, sleep } from '../http/retry-delay.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
@@ -68,11 +69,13 @@ export class OpenAiLlm implements Llm {
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
     for (let attempt = 0; ; ) {
-      const timeout = AbortSignal.timeout(request.timeoutMs);
       const watchdog = new AbortController();
-      const signal = AbortSignal.any([timeout, watchdog.signal, ...(request.signal ? [request.signal] : [])]);
+      let timedOut = () => false;
       try {
-        return await this.attempt(request, signal, watchdog);
+        return await withDeadline(request.timeoutMs, [watchdog.signal, request.signal], (signal, expired) => {
+          timedOut = expired;
+          return this.attempt(request, signal, watchdog);
+        });
       } catch (raw) {
         if (request.signal?.aborted) throw request.signal.reason;
         const model = request.model.name;
@@ -87,7 +90,7 @@ export class OpenAiLlm implements Llm {
           continue;
         }
         const silent = watchdog.signal.aborted ? (watchdog.signal.reason as Silent) : undefined;
-        const error = classify(silent ?? raw, timeout.aborted, request, this.options.apiKey);
+        const error = classify(silent ?? raw, timedOut(), request, this.options.apiKey);
         if (!(error instanceof ProviderError && error.retryable) || attempt >= this.options.maxRetries)
           throw error;
         const delay = retryDelayMs(attempt, raw instanceof OpenAI.APIError ? raw.headers : undefined);

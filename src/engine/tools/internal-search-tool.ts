@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type SessionContext, signalUntil } from '../session-context.js';
+import { type SessionContext, untilDeadline } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import type { Source } from '../session-state.js';
 import { LIMITS } from '../settings.js';
@@ -37,10 +37,9 @@ export async function runInternalSearch(
     unique.map(async (query) => {
       try {
         ctx.state.usage.internalSearches += 1;
-        const hits = await kb.search(query, {
-          limit: LIMITS.internalResultsPerQuery,
-          signal: signalUntil(ctx, stop),
-        });
+        const hits = await untilDeadline(ctx, stop, (signal) =>
+          kb.search(query, { limit: LIMITS.internalResultsPerQuery, signal }),
+        );
         noteWorked(ctx.state, 'knowledge base');
         return hits.map((hit) => {
           const source = ctx.sources.add({

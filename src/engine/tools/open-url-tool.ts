@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PageResult } from '../../ports/page-reader.js';
-import { type SessionContext, signalUntil } from '../session-context.js';
+import { type SessionContext, untilDeadline } from '../session-context.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl, shortUrl } from '../sources/canonical-url.js';
 import { defineTool } from './define-tool.js';
@@ -96,7 +96,7 @@ function cachedRead(ctx: SessionContext, key: string, url: string, stop: number)
 async function readPage(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
   let result: PageResult;
   try {
-    result = await ctx.deps.pageReader!.read(url, { signal: signalUntil(ctx, stop) });
+    result = await untilDeadline(ctx, stop, (signal) => ctx.deps.pageReader!.read(url, { signal }));
   } catch (error) {
     ctx.log.warn({ err: error, url }, 'reading a page failed');
     result = { ok: false, reason: ctx.deps.clock.now() >= stop ? 'timed out' : errorText(error) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type SessionContext, signalUntil } from '../session-context.js';
+import { type SessionContext, untilDeadline } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl } from '../sources/canonical-url.js';
@@ -80,10 +80,9 @@ function cachedSearch(ctx: SessionContext, query: string, until: number): Promis
 async function freshSearch(ctx: SessionContext, query: string, until: number): Promise<number[]> {
   const stop = Math.min(until, ctx.deps.clock.now() + ctx.settings.toolTimeoutMs);
   ctx.state.usage.webSearches += 1;
-  const hits = await ctx.deps.webSearch!.search(query, {
-    maxResults: LIMITS.searchResultsPerQuery,
-    signal: signalUntil(ctx, stop),
-  });
+  const hits = await untilDeadline(ctx, stop, (signal) =>
+    ctx.deps.webSearch!.search(query, { maxResults: LIMITS.searchResultsPerQuery, signal }),
+  );
   const numbers: number[] = [];
   for (const hit of hits) {
     const key = canonicalUrl(hit.url);

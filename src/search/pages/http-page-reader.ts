@@ -1,3 +1,4 @@
+import { withDeadline } from '../../engine/deadline-signal.js';
 import type { PageReader, PageResult } from '../../ports/page-reader.js';
 import { decodeText } from '../extract/decode-text.js';
 import { extractHtml } from '../extract/extract-html.js';
@@ -45,11 +46,14 @@ export class HttpPageReader implements PageReader {
 
   async read(url: string, options: { signal: AbortSignal }): Promise<PageResult> {
     let fetched: FetchedPage;
-    const deadline = AbortSignal.timeout(this.deadlineMs);
+    let late = () => false;
     try {
-      fetched = await this.fetcher.fetch(url, AbortSignal.any([options.signal, deadline]));
+      fetched = await withDeadline(this.deadlineMs, [options.signal], (signal, expired) => {
+        late = expired;
+        return this.fetcher.fetch(url, signal);
+      });
     } catch (error) {
-      if (deadline.aborted && !options.signal.aborted)
+      if (late() && !options.signal.aborted)
         return {
           ok: false,
           reason: `the page did not arrive within ${this.deadlineMs / 1000} s (the server is too slow)`,
