@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../ports/logger.js';
-import { withDeadline } from '../with-deadline.js';
+import { within } from '../within.js';
 import type { Metrics } from './metrics.js';
 
 /** A scrape waits this long for each database figure (Prometheus's own scrape timeout defaults to 10 s). */
@@ -30,7 +30,7 @@ export function prometheusMetrics(logger: Logger) {
   const reported = new Set<string>();
   const readOrSkip = async <T>(read: () => Promise<T>, set: (value: T) => void) => {
     try {
-      set(await withDeadline(read(), SCRAPE_READ_MS));
+      set(await within(read(), SCRAPE_READ_MS));
     } catch (error) {
       databaseUp = 0;
       const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../ports/logger.js';
-import { withDeadline } from '../with-deadline.js';
+import { within } from '../within.js';
 import type { SlackAppOptions } from './slack-app.js';
 import type { OpsRoute } from './slack-receiver.js';
 
@@ -11,7 +11,7 @@ export function opsRoutes(options: Pick<SlackAppOptions, 'health' | 'metrics'>, 
   const health = (_req: IncomingMessage, res: ServerResponse) => {
     const json = (status: number, body: object) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
-    withDeadline(options.health(), HEALTH_DEADLINE_MS).then(
+    within(options.health(), HEALTH_DEADLINE_MS).then(
       (body) => json(200, { status: 'ok', ...body }),
       () => json(503, { status: 'database unavailable' }),
     );

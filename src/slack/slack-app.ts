@@ -1,7 +1,7 @@
 import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
-import { withDeadline } from '../with-deadline.js';
+import { within } from '../within.js';
 import { opsRoutes } from './ops-routes.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
@@ -240,7 +240,7 @@ export function createSlackApp(
     start: () => slack.start(),
     async stop() {
       await slack.stop();
-      await withDeadline(Promise.allSettled([...inFlight]), STOP_DEADLINE_MS).catch(() => {
+      await within(Promise.allSettled([...inFlight]), STOP_DEADLINE_MS).catch(() => {
         log.warn({ requests: inFlight.size }, 'stopped before every Slack request was handled');
       });
     },

@@ -1,5 +1,5 @@
 /** `work`, or a rejection once `ms` have passed (the work itself goes on). */
-export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+export function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('timed out')), ms);
