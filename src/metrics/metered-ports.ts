@@ -37,13 +37,13 @@ export function meteredWebSearch(search: WebSearch, metrics: Metrics): WebSearch
   };
 }
 
-/** Page reads that gave nothing readable, by the reader's reason. */
+/** Page reads that gave nothing readable, by the kind of failure the reader names. */
 export function meteredPageReader(reader: PageReader, metrics: Metrics): PageReader {
   return {
     async read(url, options) {
       try {
         const result = await reader.read(url, options);
-        if (!result.ok) metrics.toolFailed('open_url', reasonKind(result.reason));
+        if (!result.ok) metrics.toolFailed('open_url', result.kind);
         return result;
       } catch (error) {
         if (!options.signal.aborted) metrics.toolFailed('open_url', reasonOf(error));
@@ -56,18 +56,4 @@ export function meteredPageReader(reader: PageReader, metrics: Metrics): PageRea
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : 'error';
-}
-
-/** A page reader's sentence reduced to a label with few values (a label per URL would grow without end). */
-function reasonKind(reason: string): string {
-  const known: [RegExp, string][] = [
-    [/^refused/, 'refused'],
-    [/bot check/, 'bot_check'],
-    [/^HTTP \d{3}/, 'http_error'],
-    [/timed out|did not arrive|stopped sending/, 'timeout'],
-    [/could not be resolved|redirects/, 'unreachable'],
-    [/too large/, 'too_large'],
-    [/unsupported content type|could not extract/, 'unreadable'],
-  ];
-  return known.find(([pattern]) => pattern.test(reason))?.[1] ?? 'other';
 }

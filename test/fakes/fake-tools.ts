@@ -30,8 +30,8 @@ export function fakePageReader(
     async read(url): Promise<PageResult> {
       reads.push(url);
       const page = pages[url];
-      if (!page) return { ok: false, reason: '404 not found' };
-      if ('fail' in page) return { ok: false, reason: page.fail };
+      if (!page) return { ok: false, reason: '404 not found', kind: 'http_error' };
+      if ('fail' in page) return { ok: false, reason: page.fail, kind: 'failed' };
       return { ok: true, page };
     },
   };

@@ -82,7 +82,7 @@ function cachedRead(ctx: SessionContext, key: string, url: string, stop: number)
   if (ctx.state.earlierReads?.includes(key) && !ctx.pageCache.has(key)) {
     const reason =
       'already read by an earlier version of this research; its findings are in the reports above';
-    return Promise.resolve({ ok: false, reason });
+    return Promise.resolve({ ok: false, reason, kind: 'already_read' });
   }
   let pending = ctx.pageCache.get(key);
   if (!pending) {
@@ -99,9 +99,13 @@ async function readPage(ctx: SessionContext, key: string, url: string, stop: num
     result = await untilDeadline(ctx, stop, (signal) => ctx.deps.pageReader!.read(url, { signal }));
   } catch (error) {
     ctx.log.warn({ err: error, url }, 'reading a page failed');
-    result = { ok: false, reason: ctx.deps.clock.now() >= stop ? 'timed out' : errorText(error) };
+    result =
+      ctx.deps.clock.now() >= stop
+        ? { ok: false, reason: 'timed out', kind: 'timeout' }
+        : { ok: false, reason: errorText(error), kind: 'failed' };
   }
-  if (result.ok && !readable(result.page.text)) result = { ok: false, reason: 'no readable content' };
+  if (result.ok && !readable(result.page.text))
+    result = { ok: false, reason: 'no readable content', kind: 'unreadable' };
   const { usage } = ctx.state;
   if (result.ok) usage.pagesRead += 1;
   else usage.pagesFailed = (usage.pagesFailed ?? 0) + 1;

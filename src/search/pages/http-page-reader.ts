@@ -57,14 +57,19 @@ export class HttpPageReader implements PageReader {
         return {
           ok: false,
           reason: `the page did not arrive within ${this.deadlineMs / 1000} s (the server is too slow)`,
+          kind: 'timeout',
         };
-      if (error instanceof FetchFailure) return { ok: false, reason: error.message };
+      if (error instanceof FetchFailure) return { ok: false, reason: error.message, kind: error.kind };
       throw error;
     }
     try {
       return await this.extract(fetched);
     } catch (error) {
-      return { ok: false, reason: `could not extract text (${(error as Error).message})` };
+      return {
+        ok: false,
+        reason: `could not extract text (${(error as Error).message})`,
+        kind: 'unreadable',
+      };
     }
   }
 
@@ -79,17 +84,21 @@ export class HttpPageReader implements PageReader {
       const html = decodeText(fetched.body, fetched.contentType, true);
       const page = extractHtml(html);
       const vendor = botChallenge(html, fetched.headers, page.text.length);
-      if (vendor) return { ok: false, reason: `blocked by a bot check (${vendor})` };
-      if (failed) return { ok: false, reason: statusReason(fetched.status) };
+      if (vendor) return { ok: false, reason: `blocked by a bot check (${vendor})`, kind: 'bot_check' };
+      if (failed) return { ok: false, reason: statusReason(fetched.status), kind: 'http_error' };
       return done(fetched.url, page);
     }
-    if (failed) return { ok: false, reason: statusReason(fetched.status) };
+    if (failed) return { ok: false, reason: statusReason(fetched.status), kind: 'http_error' };
     if (kind === 'pdf') return done(fetched.url, await extractPdf(fetched.body));
     if (kind === 'text') {
       const text = decodeText(fetched.body, fetched.contentType, false);
       return done(fetched.url, { title: titleOfText(text), text: tidyText(text) });
     }
-    return { ok: false, reason: `unsupported content type (${mimeOf(fetched.contentType) || 'unknown'})` };
+    return {
+      ok: false,
+      reason: `unsupported content type (${mimeOf(fetched.contentType) || 'unknown'})`,
+      kind: 'unreadable',
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import type { PageFailureKind } from '../../ports/page-reader.js';
 import { blockedAddress, isIpLiteral } from './address-policy.js';
 import { guardedLookup, type Resolve } from './guarded-lookup.js';
 
@@ -27,7 +28,14 @@ export interface FetchedPage {
 }
 
 /** Thrown with a reason fit to show the model as it is: "refused: …", "timed out", "page too large". */
-export class FetchFailure extends Error {}
+export class FetchFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: PageFailureKind,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * HTTP(S) GET with the SSRF guard on every hop: literal addresses are checked
@@ -54,7 +62,7 @@ export class PageFetcher {
       const response = await this.get(target, signal);
       if (response.location === undefined) return { ...response, url: target.href };
       if (hop >= this.options.maxRedirects) {
-        throw new FetchFailure(`too many redirects (more than ${this.options.maxRedirects})`);
+        throw new FetchFailure(`too many redirects (more than ${this.options.maxRedirects})`, 'unreachable');
       }
       target = parseTarget(response.location, target);
     }
@@ -75,18 +83,19 @@ export class PageFetcher {
     const host = target.hostname;
     if (isIpLiteral(host)) {
       const why = blockedAddress(host);
-      if (why) throw new FetchFailure(`refused: ${why}`);
+      if (why) throw new FetchFailure(`refused: ${why}`, 'refused');
       return;
     }
     let addresses: string[];
     try {
       addresses = await this.options.resolve(host);
     } catch {
-      throw new FetchFailure(`${host} could not be resolved`);
+      throw new FetchFailure(`${host} could not be resolved`, 'unreachable');
     }
     if (addresses.length > 0 && addresses.every((a) => blockedAddress(a))) {
       throw new FetchFailure(
         `refused: ${host} resolves to a non-public address (${blockedAddress(addresses[0]!)})`,
+        'refused',
       );
     }
   }
@@ -112,18 +121,19 @@ export class PageFetcher {
       const fail = (error: unknown) => {
         clearTimeout(headersTimer);
         request.destroy();
-        reject(signal.aborted ? new FetchFailure('timed out') : failure(error));
+        reject(signal.aborted ? new FetchFailure('timed out', 'timeout') : failure(error));
       };
       const headersTimer = setTimeout(
         () =>
           fail(
             new FetchFailure(
               `no response from ${target.host} within ${Math.round(connectTimeoutMs / 1000)} s`,
+              'timeout',
             ),
           ),
         connectTimeoutMs,
       );
-      request.on('timeout', () => fail(new FetchFailure('the server stopped sending data')));
+      request.on('timeout', () => fail(new FetchFailure('the server stopped sending data', 'timeout')));
       request.on('error', fail);
       request.on('response', (response) => {
         clearTimeout(headersTimer);
@@ -136,7 +146,7 @@ export class PageFetcher {
           return;
         }
         if (Number(response.headers['content-length']) > maxBytes) {
-          fail(new FetchFailure(tooLarge(maxBytes)));
+          fail(new FetchFailure(tooLarge(maxBytes), 'too_large'));
           return;
         }
         const chunks: Buffer[] = [];
@@ -144,7 +154,7 @@ export class PageFetcher {
         const collect = async (source: AsyncIterable<Buffer>) => {
           for await (const chunk of source) {
             size += chunk.length;
-            if (size > maxBytes) throw new FetchFailure(tooLarge(maxBytes));
+            if (size > maxBytes) throw new FetchFailure(tooLarge(maxBytes), 'too_large');
             chunks.push(chunk);
           }
         };
@@ -164,10 +174,13 @@ function parseTarget(url: string, base?: URL): URL {
   try {
     target = new URL(url, base);
   } catch {
-    throw new FetchFailure('not a valid URL');
+    throw new FetchFailure('not a valid URL', 'refused');
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new FetchFailure(`refused: only http and https URLs can be read, not ${target.protocol}`);
+    throw new FetchFailure(
+      `refused: only http and https URLs can be read, not ${target.protocol}`,
+      'refused',
+    );
   }
   return target;
 }
@@ -201,10 +214,11 @@ const NETWORK_REASONS: Record<string, string> = {
 function failure(error: unknown): FetchFailure {
   if (error instanceof FetchFailure) return error;
   const { code, message } = error as { code?: string; message?: string };
-  if (code === 'ERR_BLOCKED_ADDRESS') return new FetchFailure(message ?? 'refused');
-  if (code && NETWORK_REASONS[code]) return new FetchFailure(NETWORK_REASONS[code]);
+  if (code === 'ERR_BLOCKED_ADDRESS') return new FetchFailure(message ?? 'refused', 'refused');
+  if (code && NETWORK_REASONS[code])
+    return new FetchFailure(NETWORK_REASONS[code], code === 'ETIMEDOUT' ? 'timeout' : 'unreachable');
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
-    return new FetchFailure(`TLS certificate problem (${code})`);
+    return new FetchFailure(`TLS certificate problem (${code})`, 'unreachable');
   }
-  return new FetchFailure(message || 'the request failed');
+  return new FetchFailure(message || 'the request failed', 'failed');
 }

@@ -123,6 +123,7 @@ describe('HttpPageReader', () => {
     expect(await reader.read(server.url('/image.png'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'unsupported content type (image/png)',
+      kind: 'unreadable',
     });
   });
 
@@ -130,10 +131,12 @@ describe('HttpPageReader', () => {
     expect(await reader.read(server.url('/challenge'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'blocked by a bot check (Cloudflare)',
+      kind: 'bot_check',
     });
     expect(await reader.read(server.url('/challenge-200'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'blocked by a bot check (Cloudflare)',
+      kind: 'bot_check',
     });
     const real = await reader.read(server.url('/turnstile-form'), { signal: signal() });
     expect(real.ok).toBe(true);
@@ -143,14 +146,17 @@ describe('HttpPageReader', () => {
     expect(await reader.read(server.url('/missing'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'HTTP 404 not found',
+      kind: 'http_error',
     });
     expect(await reader.read(server.url('/huge'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'page too large (over 2 MB)',
+      kind: 'too_large',
     });
     expect(await reader.read(server.url('/slow'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'the server stopped sending data',
+      kind: 'timeout',
     });
   });
 
@@ -161,6 +167,7 @@ describe('HttpPageReader', () => {
     expect(await reader.read(server.url('/loop'), { signal: signal() })).toEqual({
       ok: false,
       reason: 'too many redirects (more than 5)',
+      kind: 'unreachable',
     });
     expect(server.hits.filter((h) => h === '/loop').length - before).toBe(6);
   });
@@ -170,7 +177,7 @@ describe('HttpPageReader', () => {
     const slowReader = new HttpPageReader({ allowPrivate: true, readTimeoutMs: 10_000 });
     const result = await slowReader.read(server.url('/slow'), { signal: AbortSignal.timeout(200) });
     slowReader.close();
-    expect(result).toEqual({ ok: false, reason: 'timed out' });
+    expect(result).toEqual({ ok: false, reason: 'timed out', kind: 'timeout' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -181,6 +188,7 @@ describe('HttpPageReader', () => {
     expect(result).toEqual({
       ok: false,
       reason: 'the page did not arrive within 1 s (the server is too slow)',
+      kind: 'timeout',
     });
     expect(Date.now() - started).toBeLessThan(8000);
     patient.close();

@@ -68,15 +68,18 @@ describe('the SSRF guard', () => {
     expect(await read('http://169.254.169.254/latest/meta-data/')).toEqual({
       ok: false,
       reason: 'refused: 169.254.169.254 is a link-local address',
+      kind: 'refused',
     });
     expect(await read('http://intranet.corp.example/wiki')).toEqual({
       ok: false,
       reason:
         'refused: intranet.corp.example resolves to a non-public address (10.20.30.40 is a private address)',
+      kind: 'refused',
     });
     expect(await read('file:///etc/passwd')).toEqual({
       ok: false,
       reason: 'refused: only http and https URLs can be read, not file:',
+      kind: 'refused',
     });
   });
 
@@ -89,11 +92,13 @@ describe('the SSRF guard', () => {
     expect(await read('http://news.example.com/story')).toEqual({
       ok: false,
       reason: 'refused: 127.0.0.1 is a loopback address',
+      kind: 'refused',
     });
     expect(await read('http://news.example.com/cloud')).toEqual({
       ok: false,
       reason:
         'refused: metadata.corp.example resolves to a non-public address (169.254.169.254 is a link-local address)',
+      kind: 'refused',
     });
     expect(server.hits).toEqual([]);
   });
@@ -156,6 +161,7 @@ describe('DNS rebinding', () => {
         ok: false,
         reason:
           'refused: rebind.example.com resolves to a non-public address (127.0.0.1 is a loopback address)',
+        kind: 'refused',
       });
       expect(calls).toBe(2);
       expect(server.hits.length).toBe(hitsBefore);
