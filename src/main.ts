@@ -40,6 +40,8 @@ export async function runCli(
     config.logLevel
       ? createLogger(config.logLevel, secretsOf(env))
       : terminalLogger(io.stderr, { verbose, secrets: secretsOf(env) });
+  const withCliStore = (config: Config, run: (store: Store) => Promise<number>) =>
+    withStore(config, cliLogger(config), run);
   // `help ask`, `ask --help`: one command's text.
   const topic =
     command === 'help' ? rest[0] : rest.some((a) => a === '--help' || a === '-h') ? command : undefined;
@@ -77,7 +79,7 @@ export async function runCli(
       });
       const config = loadConfig(env);
       if (values.background) {
-        return await withStore(config, cliLogger(config), ({ sessions, lifecycle }) =>
+        return await withCliStore(config, ({ sessions, lifecycle }) =>
           submitCommand(
             {
               sessions,
@@ -121,7 +123,7 @@ export async function runCli(
     }
     if (command === 'usage') {
       const config = loadConfig(env);
-      return await withStore(config, cliLogger(config), async ({ spend }) => {
+      return await withCliStore(config, async ({ spend }) => {
         const who = { requester: userInfo().username, teamId: null };
         io.stdout.write(`${await usageSummary(spend, config.jobs.spendCaps, who)}\n`);
         return 0;
@@ -130,10 +132,8 @@ export async function runCli(
     if (command === 'sessions') {
       const [sub, id] = rest;
       const config = loadConfig(env);
-      if (sub === 'list')
-        return await withStore(config, cliLogger(config), ({ sessions }) => listSessions(sessions, io));
-      if (sub === 'show' && id)
-        return await withStore(config, cliLogger(config), (store) => showSession(store, id, io));
+      if (sub === 'list') return await withCliStore(config, ({ sessions }) => listSessions(sessions, io));
+      if (sub === 'show' && id) return await withCliStore(config, (store) => showSession(store, id, io));
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }
@@ -146,7 +146,7 @@ export async function runCli(
       const [sub, ...paths] = rest;
       const config = loadConfig(env);
       const run = (task: (store: KnowledgeStore) => Promise<number>) =>
-        withStore(config, cliLogger(config), ({ db }) => task(new KnowledgeStore(db.pool)));
+        withCliStore(config, ({ db }) => task(new KnowledgeStore(db.pool)));
       if (sub === 'ingest') return await run((store) => kbIngest(store, paths, io));
       if (sub === 'list') return await run((store) => kbList(store, io));
       if (sub === 'remove') return await run((store) => kbRemove(store, paths, io));
