@@ -7,6 +7,7 @@ import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { unpricedModels } from './engine/usage.js';
+import { type AdmissionRules, SessionAdmission } from './jobs/admission.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
 import { isReasoningModelName } from './llm/model-traits.js';
@@ -42,6 +43,7 @@ export interface Store {
   outbox: OutboxStore;
   steering: SteeringStore;
   spend: SpendStore;
+  admission: SessionAdmission;
 }
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
@@ -106,6 +108,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       outbox: new OutboxStore(db.pool, hours),
       steering: new SteeringStore(db.pool),
       spend: new SpendStore(db.pool),
+      admission: new SessionAdmission(db.pool, hours),
       applied,
     };
   } catch (error) {
@@ -193,6 +196,17 @@ export async function withKnowledgeBase(engine: EngineBase, db: Database): Promi
 /** The pre-flight estimate for a research run, from earlier complete runs and the settings. */
 export function runEstimate(config: Config, pool: pg.Pool): () => Promise<Estimate> {
   return async () => estimateRun(engineSettings(config), await pastRuns(pool));
+}
+
+/** What a new session must fit (one definition for Slack and the CLI): the per-person limit and today's caps. */
+export function admissionRules(config: Config, pool: pg.Pool): () => Promise<AdmissionRules> {
+  const estimate = runEstimate(config, pool);
+  return async () => ({
+    perUser: config.jobs.sessionsPerUser,
+    caps: config.jobs.spendCaps,
+    // Without an estimate nothing is reserved; the caps still count what finished research cost.
+    costUsd: (await estimate().catch(() => undefined))?.costUsd ?? null,
+  });
 }
 
 /** The estimate as a plan under review shows it. */

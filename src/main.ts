@@ -9,6 +9,7 @@ import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { terminalLogger } from './cli/terminal-logger.js';
 import {
+  admissionRules,
   engineDeps,
   engineSettings,
   openStore,
@@ -79,14 +80,15 @@ export async function runCli(
       });
       const config = loadConfig(env);
       if (values.background) {
-        return await withCliStore(config, ({ sessions, lifecycle }) =>
+        return await withCliStore(config, ({ sessions, admission, db }) =>
           submitCommand(
             {
               sessions,
-              lifecycle,
+              admission,
+              rules: admissionRules(config, db.pool),
               newSessionId: randomUUID,
               requester: userInfo().username,
-              limit: config.jobs.sessionsPerUser,
+              maxQuestionChars: config.slack.maxQuestionChars,
             },
             positionals.join(' '),
             io,

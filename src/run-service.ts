@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  admissionRules,
   engineDeps,
   engineSettings,
   openStoreWhenReachable,
   planEstimate,
-  runEstimate,
   type Store,
   withKnowledgeBase,
 } from './compose.js';
@@ -200,17 +200,19 @@ async function startApp(
   const service = new SlackSessions({
     sessions: store.sessions,
     lifecycle: store.lifecycle,
+    admission: store.admission,
     outbox: store.outbox,
     steering: store.steering,
     deliver: () => delivery.dispatcher.nudge(),
     api,
     log: logger,
     newSessionId: randomUUID,
-    limits: { perUser: config.jobs.sessionsPerUser, maxQuestionChars: slack.maxQuestionChars },
+    limits: { maxQuestionChars: slack.maxQuestionChars },
+    rules: admissionRules(config, store.db.pool),
     suggestedPrompts: slack.suggestedPrompts,
     planReviewSeconds: slack.planReviewSeconds,
     review,
-    spend: { store: store.spend, caps: config.jobs.spendCaps, estimate: runEstimate(config, store.db.pool) },
+    spend: { store: store.spend, caps: config.jobs.spendCaps },
   });
   const app = createSlackApp(
     {

@@ -1,20 +1,23 @@
+import { questionRefusal } from '../engine/question-refusal.js';
 import { newSession } from '../engine/run-session.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
+import type { AdmissionRules, SessionAdmission } from '../jobs/admission.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './ask-command.js';
 
 /**
  * `deep-research ask --background "question"`: queues the session for the
- * workers and returns at once. Nobody is at the prompt to answer questions,
- * so clarification is skipped.
+ * workers and returns at once, admitted by the same rules as Slack (the
+ * question, the per-person limit, the spending caps). Nobody is at the
+ * prompt to answer questions, so clarification is skipped.
  */
 export async function submitCommand(
   deps: {
     sessions: SessionStore;
-    lifecycle: SessionLifecycle;
+    admission: SessionAdmission;
+    rules: () => Promise<AdmissionRules>;
     newSessionId: () => string;
     requester: string;
-    limit: number;
+    maxQuestionChars: number;
   },
   question: string,
   io: Io,
@@ -26,18 +29,29 @@ export async function submitCommand(
     );
     return 2;
   }
-  const active = await deps.sessions.activeCount(deps.requester);
-  if (active >= deps.limit) {
-    io.stderr.write(
-      `error: you already have ${active} research sessions running (the limit is ${deps.limit}); wait for one to finish or cancel it.\n`,
-    );
-    return 1;
+  const invalid = questionRefusal(text, deps.maxQuestionChars);
+  if (invalid) {
+    io.stderr.write(`error: ${invalid}\n`);
+    return 2;
   }
   const id = deps.newSessionId();
-  await deps.lifecycle.createQueued(
+  const admission = await deps.admission.admitQueued(
     { id, origin: 'cli', requester: deps.requester, question: text },
     newSession(id, { question: text, skipClarification: true }),
+    {},
+    await deps.rules(),
   );
+  if (!admission.admitted) {
+    const { refusal } = admission;
+    const why =
+      refusal.kind === 'too_many'
+        ? `you already have ${refusal.active} research sessions running (the limit is ${refusal.limit}); wait for one to finish or cancel it.`
+        : refusal.kind === 'spend_cap'
+          ? refusal.sentence
+          : 'research is already under way there.';
+    io.stderr.write(`error: ${why}\n`);
+    return 1;
+  }
   const ahead = await deps.sessions.queuePosition(id);
   io.stdout.write(
     `Queued as session ${id} (${ahead === 0 ? 'next in line' : `${ahead} ahead of you`}).\n` +

@@ -100,6 +100,8 @@ export async function runSession(
   } catch (error) {
     if (cancel.aborted) return cancelled(ctx);
     ctx.log.error({ err: error, phase: state.phase }, 'research session failed');
+    // What a failed run spent still counts against the caps.
+    emitUsage(ctx);
     throw error;
   }
 }

@@ -8,7 +8,10 @@ export interface SpendCaps {
 
 export interface CapState {
   cap: number;
+  /** Finished research today. */
   spent: number;
+  /** What unfinished research may still spend. */
+  reserved: number;
 }
 
 export interface SpendLeft {
@@ -25,11 +28,14 @@ export async function spendLeft(
   who: { requester: string; teamId: string | null },
   except?: string,
 ): Promise<SpendLeft> {
-  const state = async (cap: number | undefined, scope: SpendScope) =>
-    cap === undefined ? undefined : { cap, spent: (await store.since(scope, 'day', except)).costUsd };
+  const state = async (cap: number | undefined, scope: SpendScope): Promise<CapState | undefined> => {
+    if (cap === undefined) return undefined;
+    const spend = await store.since(scope, 'day', except);
+    return { cap, spent: spend.costUsd, reserved: spend.reservedUsd };
+  };
   const user = await state(caps.userDailyUsd, { requester: who.requester, teamId: who.teamId });
   const workspace = await state(caps.workspaceDailyUsd, { teamId: who.teamId });
-  const lefts = [user, workspace].flatMap((c) => (c ? [Math.max(0, c.cap - c.spent)] : []));
+  const lefts = [user, workspace].flatMap((c) => (c ? [Math.max(0, c.cap - c.spent - c.reserved)] : []));
   return { user, workspace, limitUsd: lefts.length ? Math.min(...lefts) : undefined };
 }
 
@@ -43,9 +49,14 @@ export function capRefusal(left: SpendLeft, lowestCost: number | null): string |
     ['You have', left.user, 'USER_DAILY_BUDGET_USD'],
     ['This workspace has', left.workspace, 'WORKSPACE_DAILY_BUDGET_USD'],
   ] as const) {
-    if (!state || (state.cap - state.spent > needed && state.spent < state.cap)) continue;
+    const left = state ? state.cap - state.spent - state.reserved : 0;
+    if (!state || (left > needed && left > 0)) continue;
+    const used =
+      state.reserved > 0
+        ? `${usd(state.spent)} (and research still running holds ${usd(state.reserved)})`
+        : usd(state.spent);
     const cost = lowestCost === null ? '' : `, and a research costs at least about ${usd(needed)}`;
-    return `${who} used ${usd(state.spent)} of the ${usd(state.cap)} research budget for today${cost}; try again tomorrow (UTC), or ask an admin to raise ${variable}.`;
+    return `${who} used ${used} of the ${usd(state.cap)} research budget for today${cost}; try again tomorrow (UTC), or ask an admin to raise ${variable}.`;
   }
   return undefined;
 }
@@ -66,7 +77,8 @@ export async function usageSummary(
   const line = async (label: string, scope: SpendScope, cap: number | undefined) => {
     const [day, month] = await Promise.all([store.since(scope, 'day'), store.since(scope, 'month')]);
     const of = cap === undefined ? '' : ` of ${usd(cap)} a day`;
-    return `${label}: today ${spendText(day)}${of}; this month ${spendText(month)}.`;
+    const held = day.reservedUsd > 0 ? `, ${usd(day.reservedUsd)} held by research still running` : '';
+    return `${label}: today ${spendText(day)}${of}${held}; this month ${spendText(month)}.`;
   };
   return [
     await line('Your research', { requester: who.requester, teamId: who.teamId }, caps.userDailyUsd),

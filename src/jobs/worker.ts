@@ -235,10 +235,14 @@ async function runClaimed(
   }
 }
 
-/** The engine settings for one run: with caps, what today's spending leaves it (others' spending, not its own). */
+/**
+ * The engine settings for one run: with caps, its reservation, or less when
+ * the caps (others' spending and reservations, not its own) now leave less.
+ */
 async function withSpendLimit(deps: WorkerDeps, row: SessionRow | null, id: string): Promise<EngineSettings> {
   if (!deps.spend || !row) return deps.settings;
   const who = { requester: row.requester, teamId: row.teamId };
   const { limitUsd } = await spendLeft(deps.spend.store, deps.spend.caps, who, id);
-  return limitUsd === undefined ? deps.settings : { ...deps.settings, spendLimitUsd: limitUsd };
+  if (limitUsd === undefined) return deps.settings;
+  return { ...deps.settings, spendLimitUsd: Math.min(limitUsd, row.reservedUsd ?? limitUsd) };
 }

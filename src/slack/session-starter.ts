@@ -1,30 +1,34 @@
-import type { Estimate } from '../engine/estimate.js';
 import { questionRefusal } from '../engine/question-refusal.js';
 import { newSession } from '../engine/run-session.js';
 import type { SessionState } from '../engine/session-state.js';
-import { capRefusal, type SpendCaps, spendLeft } from '../jobs/spend-caps.js';
+import type { AdmissionRules, Refusal, SessionAdmission } from '../jobs/admission.js';
+import type { SpendCaps } from '../jobs/spend-caps.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { SpendStore } from '../store/spend-store.js';
 import { noticeMessage } from './render/messages.js';
-import { tooManySessions } from './render/refusals.js';
+import { THREAD_BUSY, tooManySessions } from './render/refusals.js';
 import { SessionThread } from './thread/session-thread.js';
 
 export interface SessionStarterDeps {
   sessions: SessionStore;
   lifecycle: SessionLifecycle;
+  /** Decides whether a session may start and creates it, atomically. */
+  admission: SessionAdmission;
   outbox: OutboxStore;
   /** Look at the outbox now (the dispatcher's nudge). */
   deliver: () => void;
   log: Logger;
   newSessionId: () => string;
-  limits: { perUser: number; maxQuestionChars: number };
+  limits: { maxQuestionChars: number };
   /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
   planReviewSeconds: number;
-  /** Daily spending caps: checked before a research starts, with the estimate of what one costs. */
-  spend?: { store: SpendStore; caps: SpendCaps; estimate: () => Promise<Estimate> };
+  /** What a new session must fit (see admissionRules). */
+  rules: () => Promise<AdmissionRules>;
+  /** Where spending is read, and the caps, for `/research usage`. */
+  spend?: { store: SpendStore; caps: SpendCaps };
   /** How long a new session may wait for a worker before the thread is told it is queued. */
   queueNoticeMs?: number;
 }
@@ -48,8 +52,12 @@ export interface NewThreadSession {
 export class SessionStarter {
   constructor(private readonly deps: SessionStarterDeps) {}
 
-  /** A queued session in its thread, with the opener's :eyes:, and a queue notice if no worker takes it soon. */
-  async create(s: NewThreadSession): Promise<void> {
+  /**
+   * A queued session in its thread, with the opener's :eyes:, and a queue
+   * notice if no worker takes it soon; or, when admission refuses it (the
+   * limits are decided here, atomically), the sentence that says why.
+   */
+  async create(s: NewThreadSession): Promise<string | undefined> {
     const id = s.continued?.sessionId ?? this.deps.newSessionId();
     const thread = new SessionThread({
       sessionId: id,
@@ -57,7 +65,7 @@ export class SessionStarter {
       threadTs: s.threadTs,
       mentionTs: s.role === 'mention' ? s.roleTs : undefined,
     });
-    await this.deps.lifecycle.createQueued(
+    const admission = await this.deps.admission.admitQueued(
       {
         id,
         origin: 'slack',
@@ -80,7 +88,12 @@ export class SessionStarter {
         opener: { role: s.role, ts: s.roleTs },
         intents: s.role === 'mention' ? [thread.react('eyes')] : [],
       },
+      await this.deps.rules(),
     );
+    if (!admission.admitted) {
+      this.deps.log.info({ team: s.teamId, refusal: admission.refusal.kind }, 'research refused');
+      return refusalText(admission.refusal);
+    }
     if (s.role === 'mention') this.deps.deliver();
     // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
     const timer = setTimeout(() => {
@@ -93,6 +106,7 @@ export class SessionStarter {
       { sessionId: id, team: s.teamId, channel: s.channelId, turn: s.turn },
       'research requested',
     );
+    return undefined;
   }
 
   private async tellQueuePosition(id: string, channelId: string, threadTs: string): Promise<void> {
@@ -115,17 +129,27 @@ export class SessionStarter {
 
   /**
    * Why a new research cannot start, or undefined: the question (when there
-   * is one), too many unfinished sessions, or what today's caps leave.
+   * is one), then admission's rules read without deciding (a request that is
+   * sure to be refused is told so before anything is posted; `create` decides).
    */
-  async refusal(userId: string, teamId: string, question?: string): Promise<string | undefined> {
+  async refusal(
+    who: { userId: string; teamId: string; channelId?: string; threadTs?: string },
+    question?: string,
+  ): Promise<string | undefined> {
     const invalid =
       question === undefined ? undefined : questionRefusal(question, this.deps.limits.maxQuestionChars);
     if (invalid) return invalid;
-    const busy = tooManySessions(await this.deps.sessions.activeCount(userId), this.deps.limits.perUser);
-    const { spend } = this.deps;
-    if (busy || !spend) return busy;
-    const left = await spendLeft(spend.store, spend.caps, { requester: userId, teamId });
-    if (left.limitUsd === undefined) return undefined;
-    return capRefusal(left, (await spend.estimate().catch(() => undefined))?.costUsd?.[0] ?? null);
+    const decision = await this.deps.admission.check(
+      { requester: who.userId, teamId: who.teamId, channelId: who.channelId, threadTs: who.threadTs },
+      await this.deps.rules(),
+    );
+    return decision.admitted ? undefined : refusalText(decision.refusal);
   }
+}
+
+/** A refusal as the thread or the person is told it. */
+export function refusalText(refusal: Refusal): string {
+  if (refusal.kind === 'thread_busy') return THREAD_BUSY;
+  if (refusal.kind === 'too_many') return tooManySessions(refusal.active, refusal.limit)!;
+  return refusal.sentence;
 }

@@ -50,7 +50,7 @@ export class SlackSessions {
 
   /** `/research <question>`: the root goes into the channel; returns an ephemeral reply when there is one. */
   async startFromCommand(place: Place, question: string): Promise<string | undefined> {
-    const refusal = await this.starter.refusal(place.userId, place.teamId, question);
+    const refusal = await this.starter.refusal(place, question);
     if (refusal) return refusal;
     let rootTs: string;
     try {
@@ -60,7 +60,7 @@ export class SlackSessions {
       if (error instanceof SlackCallError && CANNOT_POST[error.code]) return CANNOT_POST[error.code];
       throw error;
     }
-    await this.starter.create({
+    const refused = await this.starter.create({
       ...place,
       threadTs: rootTs,
       question,
@@ -68,7 +68,12 @@ export class SlackSessions {
       role: 'root',
       roleTs: rootTs,
     });
-    return undefined;
+    // Refused between the early check and the decision (requests at once): the root announces nothing.
+    if (refused)
+      await this.deps.api
+        .remove(place.channelId, rootTs)
+        .catch((err) => this.deps.log.warn({ err, channel: place.channelId }, 'could not remove a root'));
+    return refused;
   }
 
   /**
@@ -93,24 +98,21 @@ export class SlackSessions {
       );
       return;
     }
-    if (latest && (isResearching(latest.status) || latest.status === 'delivering')) {
-      await reply('Research is already under way in this thread: wait for its report, or cancel it first.');
-      return;
-    }
-    const refusal = await this.starter.refusal(message.userId, message.teamId, question);
+    const refusal =
+      (await this.starter.refusal({ ...message, threadTs }, question)) ??
+      (await this.starter.create({
+        ...message,
+        threadTs,
+        question,
+        turn: (latest?.turn ?? 0) + 1,
+        previousResearch: latest ? previousResearch(latest) : undefined,
+        role: 'mention',
+        roleTs: message.ts,
+      }));
     if (refusal) {
       await reply(refusal);
       return;
     }
-    await this.starter.create({
-      ...message,
-      threadTs,
-      question,
-      turn: (latest?.turn ?? 0) + 1,
-      previousResearch: latest ? previousResearch(latest) : undefined,
-      role: 'mention',
-      roleTs: message.ts,
-    });
     // The first research in a direct-message thread names it (the assistant view's thread list).
     if (message.isDm && message.threadTs && !latest) {
       await this.deps.api
@@ -207,11 +209,12 @@ export class SlackSessions {
     const report = row.report ?? state?.report;
     if (isResearching(row.status) || !state || !report)
       return 'This research has no finished report to continue from.';
-    const refusal = await this.starter.refusal(userId, row.teamId);
+    const refusal = await this.starter.refusal({ userId, teamId: row.teamId });
     if (refusal) return refusal;
-    if (!(await this.deps.sessions.claimEvent(`research_more:${row.id}`))) return undefined;
+    const once = `research_more:${row.id}`;
+    if (!(await this.deps.sessions.claimEvent(once))) return undefined;
     const { mentionTs } = (await threadOf(this.deps.sessions, row)).place;
-    await this.starter.create({
+    const refused = await this.starter.create({
       teamId: row.teamId,
       channelId: row.channelId,
       userId: row.requester,
@@ -222,7 +225,8 @@ export class SlackSessions {
       roleTs: mentionTs ?? row.threadTs,
       continued: continueResearch(state, this.deps.newSessionId(), report),
     });
-    return undefined;
+    if (refused) await this.deps.sessions.releaseEvent(once);
+    return refused;
   }
 
   /** [Cancel] and `/research cancel`: the requester or a workspace admin; clicking twice changes nothing. */

@@ -29,6 +29,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
 }
 
+/** A row with that key exists already (a concurrent insert won). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
+
 /** Host and port of a connection string, never its password. */
 export function databaseAddress(url: string | undefined): string {
   if (!url) return 'the embedded database';

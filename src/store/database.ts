@@ -4,6 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 
+/** A pool, or one client inside a transaction: what a statement needs to run. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
 /** A connection pool on real Postgres or on the embedded PGlite; the rest of the code cannot tell which. */
 export interface Database {
   pool: pg.Pool;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FinalReport, SessionState } from '../engine/session-state.js';
+import { insertQueued, insertRunning, type NewSession, type SlackOpening } from './insert-session.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 
@@ -59,21 +60,14 @@ function sources(to: SessionStatus): SessionStatus[] {
   return (Object.keys(TRANSITIONS) as SessionStatus[]).filter((from) => TRANSITIONS[from].includes(to));
 }
 
-export interface NewSession {
-  id: string;
-  origin: 'slack' | 'cli';
-  teamId?: string;
-  channelId?: string;
-  threadTs?: string;
-  turn?: number;
-  requester: string;
-  question: string;
-}
+export type { NewSession } from './insert-session.js';
 
 export interface Ending {
   plan?: string;
   report?: FinalReport;
   error?: string;
+  /** What the run cost (null: unpriced); its reservation no longer counts once it rests. */
+  costUsd?: number | null;
 }
 
 /**
@@ -103,43 +97,14 @@ export class SessionLifecycle {
     private readonly deliveryDeadlineHours: number,
   ) {}
 
-  /**
-   * A session for the workers, with its initial engine state as its first
-   * checkpoint, the Slack message that opened it (by role) and its first
-   * Slack writes, in one statement.
-   */
-  async createQueued(
-    session: NewSession,
-    initial: SessionState,
-    slack: { opener?: { role: string; ts: string }; intents?: OutboxIntent[] } = {},
-  ): Promise<void> {
-    await this.pool.query(
-      `WITH s AS (
-         INSERT INTO sessions (${SESSION_COLUMNS}, status, queued_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', now()) RETURNING id, channel_id),
-       c AS (INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $9, 0, $10 FROM s),
-       m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts)
-             SELECT id, $13, channel_id, $14 FROM s WHERE $13::text IS NOT NULL),
-       i AS (${insertIntentsSql('s', '$11', '$12')})
-       SELECT 1`,
-      [
-        ...sessionValues(session),
-        initial.phase,
-        JSON.stringify(initial),
-        intentsJson(slack.intents ?? []),
-        this.deliveryDeadlineHours,
-        slack.opener?.role ?? null,
-        slack.opener?.ts ?? null,
-      ],
-    );
+  /** A session for the workers (see insertQueued); admission decides first where limits apply. */
+  async createQueued(session: NewSession, initial: SessionState, slack: SlackOpening = {}): Promise<void> {
+    await insertQueued(this.pool, session, initial, slack, this.deliveryDeadlineHours);
   }
 
   /** A session the CLI runs in its own process (never a job for the workers). */
   async createRunning(session: NewSession): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO sessions (${SESSION_COLUMNS}, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'running')`,
-      sessionValues(session),
-    );
+    await insertRunning(this.pool, session);
   }
 
   /** A worker claimed a queued (or started) session (a resumed one is already running). */
@@ -338,6 +303,7 @@ export class SessionLifecycle {
            plan = COALESCE($3, plan),
            report = COALESCE($4::jsonb, report),
            error = COALESCE($5, error),
+           cost_usd = COALESCE($12::float8, cost_usd),
            updated_at = now(),
            finished_at = CASE WHEN $2 = ANY($6::text[]) THEN now() ELSE finished_at END,
            queued_at = CASE WHEN $11::float8 IS NULL THEN queued_at ELSE now() + make_interval(secs => $11) END,
@@ -359,6 +325,7 @@ export class SessionLifecycle {
         intentsJson(intents),
         this.deliveryDeadlineHours,
         options.dueInSeconds ?? null,
+        ending.costUsd ?? ending.report?.costUsd ?? null,
       ],
     );
     if (rows[0].n === 1) return;
@@ -369,19 +336,4 @@ export class SessionLifecycle {
     if (now[0]?.status === to) return;
     throw new Error(`session ${id} cannot move from ${now[0]?.status ?? 'nowhere'} to ${to}`);
   }
-}
-
-const SESSION_COLUMNS = 'id, origin, team_id, channel_id, thread_ts, turn, requester, question';
-
-function sessionValues(s: NewSession): unknown[] {
-  return [
-    s.id,
-    s.origin,
-    s.teamId ?? null,
-    s.channelId ?? null,
-    s.threadTs ?? null,
-    s.turn ?? 1,
-    s.requester,
-    s.question,
-  ];
 }

@@ -19,6 +19,8 @@ export class SessionRecorder {
   private pending: ResearchEvent[] = [];
   private writing: Promise<void> = Promise.resolve();
   private failure: unknown = null;
+  /** The latest cost the engine reported: a failed run's spending, for the caps. */
+  private costUsd: number | null = null;
   private readonly outage: ReturnType<typeof outageLog>;
 
   /** `owner`: the worker's lease; every write then requires still holding it. */
@@ -38,6 +40,7 @@ export class SessionRecorder {
   }
 
   onEvent(event: ResearchEvent): void {
+    if (event.type === 'usage') this.costUsd = event.costUsd;
     if (!isStoredEvent(event)) return;
     if (this.pending.push(event) === 1) setImmediate(() => void this.flush());
     if (event.type === 'phase' && event.phase === 'report') {
@@ -96,7 +99,13 @@ export class SessionRecorder {
   async fail(message: string, intents: OutboxIntent[] = []): Promise<void> {
     await this.flush();
     await this.write(() =>
-      this.lifecycle.finish(this.sessionId, 'failed', { error: message }, this.owner, intents),
+      this.lifecycle.finish(
+        this.sessionId,
+        'failed',
+        { error: message, costUsd: this.costUsd },
+        this.owner,
+        intents,
+      ),
     );
   }
 }

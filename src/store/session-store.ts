@@ -24,6 +24,8 @@ export interface SessionRow {
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
+  /** What it may spend while unfinished, held against the daily caps (null: nothing reserved). */
+  reservedUsd: number | null;
 }
 
 /** Events worth keeping: streamed text deltas are dropped, their final text arrives in plan_done / report_done. */
@@ -261,6 +263,11 @@ export class SessionStore {
     return rowCount === 1;
   }
 
+  /** The claimed request was turned down: a later attempt may be made. */
+  async releaseEvent(key: string): Promise<void> {
+    await this.pool.query('DELETE FROM processed_events WHERE event_key = $1', [key]);
+  }
+
   async purgeProcessedEvents(olderThanHours: number): Promise<number> {
     const { rowCount } = await this.pool.query(
       'DELETE FROM processed_events WHERE created_at < now() - make_interval(hours => $1)',
@@ -298,5 +305,6 @@ function toRow(r: Record<string, unknown>): SessionRow {
     createdAt: r.created_at as Date,
     updatedAt: r.updated_at as Date,
     finishedAt: r.finished_at as Date | null,
+    reservedUsd: r.reserved_usd === null || r.reserved_usd === undefined ? null : Number(r.reserved_usd),
   };
 }

@@ -1,10 +1,14 @@
-import type pg from 'pg';
+import type { Queryable } from './database.js';
+import { RESEARCHING } from './session-lifecycle.js';
 
 export interface Spend {
+  /** Sessions that finished in the period. */
   sessions: number;
   tokens: number;
-  /** Of the sessions with a known cost (a model without a price counts nothing). */
+  /** What they cost (a model without a price counts nothing). */
   costUsd: number;
+  /** What unfinished sessions may still spend: their reservations, held until they finish. */
+  reservedUsd: number;
 }
 
 /** Whose spending: one person's, a workspace's (a Slack team), or everyone's (the terminal's workspace). */
@@ -14,26 +18,35 @@ export interface SpendScope {
 }
 
 /**
- * What research cost, from the sessions that finished (their report's cost
- * and their recorded token use), since the start of the day or month (UTC).
+ * What research cost: the sessions that finished since the start of the day
+ * or month (UTC) at their real cost, and every unfinished one at its
+ * reservation, so sessions running at once cannot each see the whole cap.
  */
 export class SpendStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly db: Queryable) {}
 
   async since(scope: SpendScope, period: 'day' | 'month', except?: string): Promise<Spend> {
-    const { rows } = await this.pool.query(
-      `SELECT count(*)::int AS sessions,
-         COALESCE(sum((s.report->>'costUsd')::float8), 0) AS cost,
+    // A session that finished research but is still being delivered has its cost already (finished_at waits).
+    const { rows } = await this.db.query(
+      `SELECT count(*) FILTER (WHERE NOT s.open)::int AS sessions,
+         COALESCE(sum(COALESCE(s.cost_usd, (s.report->>'costUsd')::float8)) FILTER (WHERE NOT s.open), 0) AS cost,
+         COALESCE(sum(s.reserved_usd) FILTER (WHERE s.open), 0) AS reserved,
          COALESCE(sum((SELECT sum(u.input_tokens + u.output_tokens) FROM session_usage u
-                       WHERE u.session_id = s.id)), 0)::float8 AS tokens
-       FROM sessions s
-       WHERE s.finished_at >= date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+                       WHERE u.session_id = s.id)) FILTER (WHERE NOT s.open), 0)::float8 AS tokens
+       FROM (SELECT *, status = ANY($5::text[]) AS open FROM sessions) s
+       WHERE (s.open OR COALESCE(s.finished_at, s.updated_at)
+                        >= date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
          AND ($2::text IS NULL OR s.requester = $2)
          AND ($3::text IS NULL OR s.team_id = $3)
          AND ($4::uuid IS NULL OR s.id <> $4)`,
-      [period, scope.requester ?? null, scope.teamId ?? null, except ?? null],
+      [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, RESEARCHING],
     );
     const r = rows[0];
-    return { sessions: Number(r.sessions), tokens: Number(r.tokens), costUsd: Number(r.cost) };
+    return {
+      sessions: Number(r.sessions),
+      tokens: Number(r.tokens),
+      costUsd: Number(r.cost),
+      reservedUsd: Number(r.reserved),
+    };
   }
 }

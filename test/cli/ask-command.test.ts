@@ -8,6 +8,7 @@ import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import type { Store } from '../../src/compose.js';
 import { ProviderError } from '../../src/engine/errors.js';
+import { SessionAdmission } from '../../src/jobs/admission.js';
 import { runCli } from '../../src/main.js';
 import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
@@ -38,6 +39,7 @@ function storeOn(db: Database): Store {
     outbox: new OutboxStore(db.pool, 24),
     steering: new SteeringStore(db.pool),
     spend: new SpendStore(db.pool),
+    admission: new SessionAdmission(db.pool, 24),
   };
 }
 

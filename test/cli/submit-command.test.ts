@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitCommand } from '../../src/cli/submit-command.js';
+import { SessionAdmission } from '../../src/jobs/admission.js';
 import type { Database } from '../../src/store/database.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { io } from '../helpers/io.js';
@@ -20,10 +20,11 @@ afterAll(() => db.close());
 describe('deep-research ask --background', () => {
   const deps = (requester: string, ids: string[]) => ({
     sessions: store,
-    lifecycle: new SessionLifecycle(db.pool, 24),
+    admission: new SessionAdmission(db.pool, 24),
+    rules: async () => ({ perUser: 2, caps: {}, costUsd: null }),
     newSessionId: () => ids.shift()!,
     requester,
-    limit: 2,
+    maxQuestionChars: 2000,
   });
 
   it('queues the question with its queue position, and a worker researches it', async () => {

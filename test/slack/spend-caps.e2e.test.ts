@@ -69,4 +69,86 @@ describe('daily spending caps', () => {
       `Your research: today ${spent} of $0.50 a day; this month ${spent}.\nThis workspace: today ${spent}; this month ${spent}.`,
     );
   }, 60_000);
+
+  it('50 /research commands from one person at once start only MAX_SESSIONS_PER_USER; the rest are told why and leave no root behind', async () => {
+    // A new install's plan review wait: admitted sessions stay unfinished for the whole test.
+    h = await slackHarness(new RuleLlm(), { MAX_SESSIONS_PER_USER: '2', PLAN_REVIEW_SECONDS: '60' });
+    const app = await h.start();
+    const replies = Array.from({ length: 50 }, (_, i) => h!.slack.responseUrl(`burst-${i}`));
+    const answers = await Promise.all(
+      replies.map((url) => signedPost(app.url, slashCommand('Tidal power in 2025?', 'UBURST', url), FORM)),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const refusals = await eventually(
+      () => {
+        const said = h!.slack.responses.filter((r) => r.url.includes('/burst-'));
+        return said.length >= 48 ? said : undefined;
+      },
+      30_000,
+      '48 refusals',
+    );
+    expect(refusals).toHaveLength(48);
+    for (const r of refusals)
+      expect(r.body.text).toBe(
+        'You already have 2 research sessions running (the limit is 2): wait for one to finish, or cancel one with `/research cancel`.',
+      );
+    expect(await storedSessions(h)).toHaveLength(2);
+    const roots = h.slack.messages.filter((m) => m.channel === 'C1' && !m.threadTs && !m.deleted);
+    expect(roots).toHaveLength(2);
+  }, 90_000);
+
+  it('20 people mentioning the bot at once stay within the workspace cap: reservations are counted, refusals have the figures', async () => {
+    // Each model call costs $0.06 here; the settings estimate is $0.40-$3.00 a run, so a $3 cap fits one
+    // reservation and refuses the rest until it finishes.
+    h = await slackHarness(new RuleLlm({ rounds: 6 }), {
+      MODEL_PRICES: '{"gpt-4.1":{"input":1000,"output":1000}}',
+      TOKEN_BUDGET: '20000',
+      WORKSPACE_DAILY_BUDGET_USD: '3',
+    });
+    const app = await h.start();
+    const asked = Array.from({ length: 20 }, (_, i) => ({ user: `UP${i}`, ts: userTs(), channel: `CP${i}` }));
+    await Promise.all(
+      asked.map((a) =>
+        signedPost(
+          app.url,
+          eventCallback({
+            type: 'app_mention',
+            channel: a.channel,
+            user: a.user,
+            text: '<@UBOT> History of the transistor',
+            ts: a.ts,
+          }),
+          JSON_TYPE,
+        ),
+      ),
+    );
+    const refused = await eventually(
+      () => {
+        const said = h!.slack.calls.filter(
+          (c) => c.method === 'chat.postEphemeral' && String(c.args.text).includes('research budget'),
+        );
+        return said.length >= 19 ? said : undefined;
+      },
+      30_000,
+      '19 refusals',
+    );
+    expect(String(refused[0]!.args.text)).toMatch(
+      /^This workspace has used \$0\.00 \(and research still running holds \$3\.00\) of the \$3\.00 research budget for today, and a research costs at least about \$0\.40; try again tomorrow \(UTC\), or ask an admin to raise WORKSPACE_DAILY_BUDGET_USD\.$/,
+    );
+    const started = await storedSessions(h);
+    expect(started).toHaveLength(1);
+    const ran = asked.find((a) => h!.slack.reactionsOn(a.channel, a.ts).includes('eyes'))!;
+    await eventually(
+      () => h!.slack.reactionsOn(ran.channel, ran.ts).includes('white_check_mark'),
+      60_000,
+      'done',
+    );
+    const { default: pg } = await import('pg');
+    const db = new pg.Client({ connectionString: h.env.DATABASE_URL });
+    await db.connect();
+    const { rows } = await db.query('SELECT sum(cost_usd)::float8 AS spent FROM sessions');
+    await db.end();
+    // The cap plus at most one run's overshoot: the step during which it crossed its limit (one model call).
+    expect(rows[0].spent).toBeLessThanOrEqual(3 + 0.06 * 3);
+  }, 120_000);
 });

@@ -12,3 +12,6 @@ export function tooManySessions(active: number, limit: number): string | undefin
   if (active < limit) return undefined;
   return `You already have ${active} research ${active === 1 ? 'session' : 'sessions'} running (the limit is ${limit}): wait for one to finish, or cancel one with \`/research cancel\`.`;
 }
+
+export const THREAD_BUSY =
+  'Research is already under way in this thread: wait for its report, or cancel it first.';

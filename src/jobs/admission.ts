@@ -1,0 +1,126 @@
+import type pg from 'pg';
+import type { SessionState } from '../engine/session-state.js';
+import type { Queryable } from '../store/database.js';
+import { isUniqueViolation } from '../store/database-errors.js';
+import { insertQueued, type NewSession, type SlackOpening } from '../store/insert-session.js';
+import { RESEARCHING } from '../store/session-lifecycle.js';
+import { SpendStore } from '../store/spend-store.js';
+import { capRefusal, type SpendCaps, type SpendLeft, spendLeft } from './spend-caps.js';
+
+/** What a new session must fit: the per-person limit, the daily caps, and what a run is estimated to cost. */
+export interface AdmissionRules {
+  perUser: number;
+  caps: SpendCaps;
+  /** The estimate's cost range (low, high); null without prices, when spending cannot be counted. */
+  costUsd: [number, number] | null;
+}
+
+/** Why a session was not started: values a surface turns into its own sentence. */
+export type Refusal =
+  | { kind: 'too_many'; active: number; limit: number }
+  /** Research in that thread is already under way (or being delivered). */
+  | { kind: 'thread_busy' }
+  /** The caps leave too little; the sentence has the figures. */
+  | { kind: 'spend_cap'; sentence: string };
+
+export type Admission =
+  | { admitted: true; reservedUsd: number | null }
+  | { admitted: false; refusal: Refusal };
+
+/** Where admission figures stand when a request is decided. */
+export interface AdmissionFigures {
+  active: number;
+  threadBusy: boolean;
+  left: SpendLeft;
+}
+
+/**
+ * The decision alone. A session admitted under caps reserves the high end
+ * of its estimate, or what the caps leave when that is less (the budget its
+ * stop rule then enforces), so sessions started together share the cap
+ * instead of each seeing all of it.
+ */
+export function decideAdmission(figures: AdmissionFigures, rules: AdmissionRules): Admission {
+  if (figures.threadBusy) return { admitted: false, refusal: { kind: 'thread_busy' } };
+  if (figures.active >= rules.perUser)
+    return { admitted: false, refusal: { kind: 'too_many', active: figures.active, limit: rules.perUser } };
+  const { limitUsd } = figures.left;
+  const sentence = limitUsd === undefined ? undefined : capRefusal(figures.left, rules.costUsd?.[0] ?? null);
+  if (sentence) return { admitted: false, refusal: { kind: 'spend_cap', sentence } };
+  const high = rules.costUsd?.[1] ?? null;
+  const reservedUsd = high === null ? null : limitUsd === undefined ? high : Math.min(high, limitUsd);
+  return { admitted: true, reservedUsd };
+}
+
+/** Who asks, and in which thread (a thread with research under way takes no second one). */
+type Asking = Pick<NewSession, 'requester' | 'teamId' | 'channelId' | 'threadTs'>;
+
+/** Every admission takes this one lock: decisions are serialised, each a few milliseconds long. */
+const ADMISSION_LOCK = 0x5e55_10a;
+
+/**
+ * Decides and creates in one transaction under one advisory lock, on
+ * Postgres and PGlite alike: two requests at once never both see the room
+ * that only one of them fits in, whoever and wherever they are.
+ */
+export class SessionAdmission {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly deliveryDeadlineHours: number,
+  ) {}
+
+  /** The decision as things stand, without deciding: a request sure to be refused is told so early. */
+  async check(who: Asking, rules: AdmissionRules): Promise<Admission> {
+    return decideAdmission(await figures(this.pool, who, rules.caps), rules);
+  }
+
+  async admitQueued(
+    session: NewSession,
+    initial: SessionState,
+    slack: SlackOpening,
+    rules: AdmissionRules,
+  ): Promise<Admission> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
+      const decision = decideAdmission(await figures(client, session, rules.caps), rules);
+      if (decision.admitted)
+        await insertQueued(
+          client,
+          { ...session, reservedUsd: decision.reservedUsd },
+          initial,
+          slack,
+          this.deliveryDeadlineHours,
+        );
+      await client.query('COMMIT');
+      return decision;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((err: Error) => {
+        broken = err;
+      });
+      // The thread's next turn was taken by a request decided just before this one.
+      if (isUniqueViolation(error)) return { admitted: false, refusal: { kind: 'thread_busy' } };
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+async function figures(db: Queryable, s: Asking, caps: SpendCaps): Promise<AdmissionFigures> {
+  const { rows } = await db.query(
+    `SELECT
+       (SELECT count(*)::int FROM sessions WHERE requester = $1 AND status = ANY($2::text[])) AS active,
+       EXISTS (SELECT 1 FROM sessions WHERE $4::text IS NOT NULL AND team_id IS NOT DISTINCT FROM $3
+                 AND channel_id = $4 AND thread_ts = $5
+                 AND (status = ANY($2::text[]) OR status = 'delivering')) AS busy`,
+    [s.requester, RESEARCHING, s.teamId ?? null, s.channelId ?? null, s.threadTs ?? null],
+  );
+  const left = await spendLeft(new SpendStore(db), caps, {
+    requester: s.requester,
+    teamId: s.teamId ?? null,
+  });
+  return { active: rows[0].active, threadBusy: rows[0].busy, left };
+}

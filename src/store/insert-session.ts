@@ -1,0 +1,79 @@
+import type { SessionState } from '../engine/session-state.js';
+import type { Queryable } from './database.js';
+import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
+
+export interface NewSession {
+  id: string;
+  origin: 'slack' | 'cli';
+  teamId?: string;
+  channelId?: string;
+  threadTs?: string;
+  turn?: number;
+  requester: string;
+  question: string;
+  /** What it may spend, held against the daily caps until it finishes (see SpendStore). */
+  reservedUsd?: number | null;
+}
+
+/** How a queued session opens in Slack: the message that opened it (by role) and its first writes. */
+export interface SlackOpening {
+  opener?: { role: string; ts: string };
+  intents?: OutboxIntent[];
+}
+
+const COLUMNS = 'id, origin, team_id, channel_id, thread_ts, turn, requester, question, reserved_usd';
+
+function values(s: NewSession): unknown[] {
+  return [
+    s.id,
+    s.origin,
+    s.teamId ?? null,
+    s.channelId ?? null,
+    s.threadTs ?? null,
+    s.turn ?? 1,
+    s.requester,
+    s.question,
+    s.reservedUsd ?? null,
+  ];
+}
+
+/**
+ * A session for the workers, with its initial engine state as its first
+ * checkpoint, its opener and its first Slack writes, in one statement (on a
+ * pool, or on admission's transaction).
+ */
+export async function insertQueued(
+  db: Queryable,
+  session: NewSession,
+  initial: SessionState,
+  slack: SlackOpening,
+  deliveryDeadlineHours: number,
+): Promise<void> {
+  await db.query(
+    `WITH s AS (
+       INSERT INTO sessions (${COLUMNS}, status, queued_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', now()) RETURNING id, channel_id),
+     c AS (INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $10, 0, $11 FROM s),
+     m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts)
+           SELECT id, $14, channel_id, $15 FROM s WHERE $14::text IS NOT NULL),
+     i AS (${insertIntentsSql('s', '$12', '$13')})
+     SELECT 1`,
+    [
+      ...values(session),
+      initial.phase,
+      JSON.stringify(initial),
+      intentsJson(slack.intents ?? []),
+      deliveryDeadlineHours,
+      slack.opener?.role ?? null,
+      slack.opener?.ts ?? null,
+    ],
+  );
+}
+
+/** A session the CLI runs in its own process (never a job for the workers). */
+export async function insertRunning(db: Queryable, session: NewSession): Promise<void> {
+  await db.query(
+    `INSERT INTO sessions (${COLUMNS}, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running')`,
+    values(session),
+  );
+}
