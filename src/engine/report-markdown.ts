@@ -1,3 +1,4 @@
+import { confineLinks } from './citations/confine-links.js';
 import { formatDuration } from './progress.js';
 import type { FinalReport, Source } from './session-state.js';
 import { cachedShare, totalTokens, type Usage } from './usage.js';
@@ -48,7 +49,7 @@ function pagesText(usage: Usage): string {
 
 /** The whole report as one Markdown document (the CLI's --out file and the Slack report.md). */
 export function reportDocument(question: string, report: FinalReport, footer: string): string {
-  const { title, body } = titled(question, report.markdown);
+  const { title, body } = reportBody(question, report);
   const parts = [`# ${title}`, body];
   if (report.sources.length) parts.push(sourceList(report));
   parts.push(`_${footer}_`);
@@ -63,6 +64,19 @@ export function sourceList(report: FinalReport): string {
     return `${s.n}. ${link}${detail ? `, ${detail}` : ''}`;
   });
   return `## Sources\n\n${sources.join('\n')}`;
+}
+
+/** The report with the link policy applied (see confineLinks): what every surface shows. */
+export function confinedReport(report: FinalReport): string {
+  return confineLinks(
+    report.markdown,
+    report.sources.flatMap((s) => (s.url ? [s.url] : [])),
+  );
+}
+
+/** The confined report's title and body. */
+export function reportBody(question: string, report: FinalReport): { title: string; body: string } {
+  return titled(question, confinedReport(report));
 }
 
 /**

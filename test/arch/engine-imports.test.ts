@@ -41,4 +41,11 @@ describe('architecture', () => {
       .map((f) => relative(root, f));
     expect(readers).toEqual([]);
   });
+
+  it('renders model text for Slack only through the link policy (modelMrkdwn), never the bare renderer', () => {
+    const callers = files(join(root, 'src'))
+      .filter((f) => !f.endsWith('render/mrkdwn.ts') && /markdownToMrkdwn\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
+    expect(callers).toEqual([]);
+  });
 });

@@ -1,29 +1,32 @@
-import type { Root } from 'mdast';
+import type { Nodes, Root } from 'mdast';
 import { codeRanges, span, walk } from './read-markdown.js';
 
 /** Characters that end a sentence rather than a URL when they close one (GFM's rule, roughly). */
 const TRAILING = new Set(['.', ',', ':', ';', '!', '?', '*', '_', '~', "'", '"']);
-const CANDIDATE = /(?<![\w<"'=/@])https?:\/\/[^\s<>"'`[\]]+/g;
+/**
+ * A URL wherever it starts: after a quote, `=`, `/` or `@` too (matches do not
+ * overlap, so a URL inside another one's query stays part of it), and GFM's
+ * `www.` form. `|` ends one: Slack's `<url|label>` syntax typed as text.
+ */
+const CANDIDATE = /(?:https?:\/\/|(?<![\p{L}\p{N}.-])www\.)[^\s<>"'`[\]|\\]+/giu;
 
 export interface BareUrl {
   start: number;
   end: number;
+  /** With its scheme (`www.` is read as http://www.). */
   url: string;
 }
 
 /**
- * Bare http(s) URLs in Markdown, outside code and outside written links
- * (`[a](…)`, `![a](…)`, `<…>`, definitions): balanced parentheses stay in the
- * URL (`…/Foo_(bar)`), trailing punctuation and an unmatched `)` do not.
+ * Bare http(s) and `www.` URLs in Markdown, outside code and outside written
+ * links (`[a](…)`, `![a](…)`, `<…>`, definitions): balanced parentheses stay
+ * in the URL (`…/Foo_(bar)`), trailing punctuation and an unmatched `)` do not.
  */
 export function bareUrls(markdown: string, tree: Root): BareUrl[] {
   const covered = codeRanges(tree);
   walk(tree, (node) => {
-    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return undefined;
-    const [start, end] = span(node);
-    // A link mdast made of a bare URL in text starts with the URL itself: it is what we look for.
-    if (/^https?:/i.test(markdown.slice(start, start + 6))) return 'skip';
-    covered.push([start, end]);
+    if (!isWrittenLink(node, markdown)) return undefined;
+    covered.push(span(node));
     return 'skip';
   });
   covered.sort((a, b) => a[0] - b[0]);
@@ -38,6 +41,17 @@ export function bareUrls(markdown: string, tree: Root): BareUrl[] {
     position = Math.max(position, end);
   }
   return found;
+}
+
+/**
+ * A link written as link syntax (`[…](…)`, `![…](…)`, `<…>`, a definition),
+ * unlike one mdast made of a bare URL in text, which starts with the URL itself.
+ */
+export function isWrittenLink(node: Nodes, markdown: string): boolean {
+  if (node.type === 'definition') return true;
+  // mdast's bare-URL links made inside a text node may carry no position at all.
+  if ((node.type !== 'link' && node.type !== 'image') || !node.position) return false;
+  return '[!<'.includes(markdown[span(node)[0]] ?? '');
 }
 
 function urlsIn(text: string): BareUrl[] {
@@ -58,8 +72,9 @@ function urlsIn(text: string): BareUrl[] {
         close -= 1;
       } else break;
     }
-    const url = match[0].slice(0, end);
-    if (/^https?:\/\/[^/?#]/.test(url)) found.push({ start: match.index, end: match.index + end, url });
+    const written = match[0].slice(0, end);
+    const url = /^www\./i.test(written) ? `http://${written}` : written;
+    if (/^https?:\/\/[^/?#.]/i.test(url)) found.push({ start: match.index, end: match.index + end, url });
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import { readMarkdown, span, walk } from '../../engine/markdown/read-markdown.js';
-import { sourceList, titled } from '../../engine/report-markdown.js';
+import { reportBody, sourceList } from '../../engine/report-markdown.js';
 import type { FinalReport } from '../../engine/session-state.js';
 import { oneLine } from './messages.js';
 
@@ -20,7 +20,7 @@ export interface CanvasDocument {
  * `<!channel>`, `<@U…>`) is shown as text: a report never pings anyone.
  */
 export function canvasDocument(question: string, report: FinalReport, footer: string): CanvasDocument {
-  const { title, body } = titled(question, report.markdown);
+  const { title, body } = reportBody(question, report);
   const urls = new Map(report.sources.map((s) => [s.n, s.url]));
   const parts = [canvasBody(body, (n) => urls.get(n))];
   if (report.sources.length) parts.push(sourceList(report));
@@ -68,11 +68,11 @@ function canvasBody(markdown: string, urlOf: (n: number) => string | undefined):
   return out + markdown.slice(at);
 }
 
-/** `[2, 5]` → `[[2](url2), [5](url5)]`; `<@U…>` / `<!here>` lose their power. */
+/** `[2, 5]` → `[[2](url2), [5](url5)]`; `<@U…>`, `<!here>` and a typed `<url|label>` lose their power. */
 function textEdits(markdown: string, start: number, end: number, urlOf: (n: number) => string | undefined) {
   const edits: Edit[] = [];
   const source = markdown.slice(start, end);
-  for (const match of source.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]|<(?=[@!#])/g)) {
+  for (const match of source.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]|</g)) {
     const at = start + match.index;
     if (!match[1]) {
       edits.push([at, at + 1, '&lt;']);

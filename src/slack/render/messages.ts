@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/web-api';
 import { describeActivity, formatDuration, type Progress } from '../../engine/progress.js';
 import { domainOf, sourceLabel } from '../../engine/report-markdown.js';
 import type { FinalReport } from '../../engine/session-state.js';
-import { markdownToMrkdwn, mrkdwnLink, safeText } from './mrkdwn.js';
+import { modelMrkdwn, mrkdwnLink, safeText } from './mrkdwn.js';
 import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
 
 /** A message as chat.postMessage / chat.update take it: blocks, and the notification text Slack requires. */
@@ -103,7 +103,7 @@ export type ClarifyState =
   | { kind: 'closed'; ending: Ending };
 
 export function clarifyMessage(questions: string, sessionId: string, state: ClarifyState): SlackMessage {
-  const body = `Before I start, a few questions to focus the research:\n\n${markdownToMrkdwn(questions)}`;
+  const body = `Before I start, a few questions to focus the research:\n\n${modelMrkdwn(questions)}`;
   const blocks = sections(body);
   if (state.kind === 'open') {
     blocks.push(context('Reply in this thread to answer, or start right away.'));
@@ -125,7 +125,7 @@ export function clarifyMessage(questions: string, sessionId: string, state: Clar
 
 /** The plan; while a streamed progress message (which has no buttons) runs, it carries the Cancel button. */
 export function planMessage(plan: string, cancel?: { sessionId: string }): SlackMessage {
-  const blocks = sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}`);
+  const blocks = sections(`:clipboard: *Research plan*\n${modelMrkdwn(plan)}`);
   if (cancel) blocks.push(cancelActions(cancel.sessionId));
   return { text: 'Research plan', blocks };
 }
@@ -139,7 +139,7 @@ export function planReviewMessage(
   review: { sessionId: string; estimate: string; seconds: number; editedBy?: string },
 ): SlackMessage {
   const edited = review.editedBy ? `\n_Plan edited by <@${review.editedBy}>._` : '';
-  const blocks = sections(`:clipboard: *Research plan*\n${markdownToMrkdwn(plan)}${edited}`);
+  const blocks = sections(`:clipboard: *Research plan*\n${modelMrkdwn(plan)}${edited}`);
   blocks.push(
     context(
       `Estimate: ${safeText(review.estimate)} · starts by itself in ${formatDuration(review.seconds * 1000)}`,
@@ -212,8 +212,7 @@ export function progressMessage(
 
 /** The report as as many messages as it needs, split at section and paragraph boundaries, citations linked. */
 export function reportMessages(report: FinalReport): SlackMessage[] {
-  const urls = new Map(report.sources.map((s) => [s.n, s.url]));
-  const mrkdwn = markdownToMrkdwn(report.markdown, (n) => urls.get(n));
+  const mrkdwn = modelMrkdwn(report.markdown, report.sources);
   const parts = splitMrkdwn(mrkdwn);
   return parts.map((part, i) => ({
     text: parts.length > 1 ? `Research report (part ${i + 1} of ${parts.length})` : 'Research report',

@@ -1,5 +1,6 @@
 import type { List, Nodes, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
+import { confineLinks } from '../../engine/citations/confine-links.js';
 import { bareUrls } from '../../engine/markdown/bare-urls.js';
 import { definitionsOf, readMarkdown } from '../../engine/markdown/read-markdown.js';
 
@@ -49,6 +50,24 @@ interface Context {
   plain: boolean;
 }
 
+/** A source a text may cite and link to. */
+export interface CitedSource {
+  n: number;
+  url?: string;
+}
+
+/**
+ * What the model (or a page through it) wrote, for Slack: the link policy
+ * first (only links to `sources` stay live; see confineLinks), then the
+ * rendering, citations `[n]` linked to their sources. Every model text the
+ * thread shows (questions, plan, summary, report) comes through here.
+ */
+export function modelMrkdwn(markdown: string, sources: readonly CitedSource[] = []): string {
+  const urls = new Map(sources.flatMap((s) => (s.url ? [[s.n, s.url] as const] : [])));
+  return markdownToMrkdwn(confineLinks(markdown, urls.values()), (n) => urls.get(n));
+}
+
+/** The rendering alone, links as they are written: for text the link policy has already seen. */
 export function markdownToMrkdwn(markdown: string, citation: CitationLink = () => undefined): string {
   const tree = readWithAutolinks(markdown.replace(/\r\n?/g, '\n'));
   const definitions = definitionsOf(tree);

@@ -1,3 +1,4 @@
+import { confinedReport } from '../../engine/report-markdown.js';
 import { reportSummary } from '../../engine/report-summary.js';
 import type { FinalReport } from '../../engine/session-state.js';
 import {
@@ -11,7 +12,7 @@ import {
   section,
   sections,
 } from './messages.js';
-import { markdownToMrkdwn, safeText } from './mrkdwn.js';
+import { modelMrkdwn, safeText } from './mrkdwn.js';
 
 /**
  * The report's short answer for the thread: its summary section with
@@ -19,9 +20,8 @@ import { markdownToMrkdwn, safeText } from './mrkdwn.js';
  * the sources count, the usage line (with the duration) and the feedback buttons.
  */
 export function summaryMessage(report: FinalReport, footer: string, sessionId: string): SlackMessage {
-  const summary = reportSummary(report.markdown);
-  const urls = new Map(report.sources.map((s) => [s.n, s.url]));
-  const body = markdownToMrkdwn(summary.markdown, (n) => urls.get(n));
+  const summary = reportSummary(confinedReport(report));
+  const body = modelMrkdwn(summary.markdown, report.sources);
   const heading = `:memo: *${safeText(oneLine(summary.heading ?? 'Summary', 150))}*`;
   const more = summary.cut ? `\n_…more in the ${reportLink('full report')}._` : '';
   // The footer below says how long it took.

@@ -53,4 +53,85 @@ describe('confineLinks', () => {
   ])('handles %s', (_, md, expected) => {
     expect(confineLinks(md, [...SOURCES, 'https://example.com/a~~b~~__c__d'])).toBe(expected);
   });
+
+  it.each([
+    ['a quoted URL', 'Send it to "https://evil.example/steal?data=x" now.', 'Send it to "evil.example" now.'],
+    ['a URL after =', 'Go data=https://evil.example/x&y=1 now', 'Go data=evil.example now'],
+    ['a URL in single quotes', "Open 'https://evil.example/x'.", "Open 'evil.example'."],
+    ['a www. address', 'Visit www.evil.example/path?q=1 today', 'Visit evil.example today'],
+    ['a URL after /', 'See a/https://evil.example/x', 'See a/evil.example'],
+    ['a URL after @', 'Mail me@https://evil.example/x', 'Mail me@evil.example'],
+    [
+      "Slack's link syntax with a space in the label",
+      '<https://evil.example/x|click here>',
+      '<evil.example|click here>',
+    ],
+    ["Slack's link syntax without one", '<https://evil.example/x|click>', 'evil.example'],
+    ['a URL as a link label', '[https://evil.example/x](https://evil.test/y)', 'evil.example (evil.test)'],
+    [
+      'a canvas mention in a source link',
+      '[![](@U999) see source](<https://example.com/a>)',
+      '[ see source](<https://example.com/a>)',
+    ],
+    ['a canvas mention image', 'Hi ![boss](@U999) and ![](#C123)', 'Hi boss and '],
+    ['a javascript: link', '[click](javascript:alert(1))', 'click'],
+    ['a mail link', '[write](mailto:a@example.com)', '[write](mailto:a@example.com)'],
+  ])('makes %s inert', (_, md, expected) => {
+    expect(confineLinks(md, SOURCES)).toBe(expected);
+  });
+
+  it('leaves no live URL outside the sources whatever surrounds it (generated contexts)', () => {
+    const before = [
+      '',
+      ' ',
+      '"',
+      "'",
+      '=',
+      '/',
+      '@',
+      '(',
+      '[',
+      '<',
+      '*',
+      '_',
+      '~',
+      '`x` ',
+      '|',
+      ':',
+      'a',
+      '\u00a0',
+    ];
+    const after = ['', ' ', '"', "'", ')', '>', ']', '|x y>', '.', ',', '*', '_', '~~', '\n'];
+    const urls = [
+      'https://evil.example/p?q=1',
+      'http://evil.example',
+      'www.evil.example/a',
+      'HTTPS://EVIL.EXAMPLE/x',
+    ];
+    const wraps = [
+      (u: string) => u,
+      (u: string) => `<${u}>`,
+      (u: string) => `[t](${u})`,
+      (u: string) => `![t](${u})`,
+      (u: string) => `[${u}](https://example.com/a)`,
+    ];
+    let checked = 0;
+    for (const b of before)
+      for (const a of after)
+        for (const url of urls)
+          for (const wrap of wraps) {
+            const md = `Text ${b}${wrap(url)}${a} end`;
+            const out = confineLinks(md, SOURCES);
+            expect(liveHosts(out), md).toEqual([]);
+            checked += 1;
+          }
+    expect(checked).toBe(before.length * after.length * urls.length * wraps.length);
+  });
 });
+
+/** Hosts of every URL still in the text, by any reading (a renderer or Slack may link any of them). */
+function liveHosts(text: string): string[] {
+  return [...text.matchAll(/(?:https?:\/\/|(?<![\p{L}\p{N}.-])www\.)([^\s/?#<>"'|)\]]+)/giu)]
+    .map((m) => m[1]!.toLowerCase())
+    .filter((host) => host !== 'example.com' && host !== 'en.wikipedia.org');
+}
