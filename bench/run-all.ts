@@ -4,7 +4,17 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
-const BENCHES = ['engine-overhead', 'load', 'durability', 'delivery', 'soak', 'cancel', 'markdown', 'cache'];
+const BENCHES = [
+  'engine-overhead',
+  'load',
+  'durability',
+  'delivery',
+  'soak',
+  'cancel',
+  'markdown',
+  'cache',
+  'edge',
+];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 
 for (const name of BENCHES) {

@@ -57,6 +57,8 @@ export interface Config {
     appToken?: string;
     apiUrl?: string;
     port: number;
+    /** Unset: every interface. */
+    host?: string;
     updatesPerMinute: number;
     maxQuestionChars: number;
     /** How long Slack writes are retried before a session is undeliverable. */

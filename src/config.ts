@@ -98,6 +98,8 @@ const schema = z.object({
   SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
   SLACK_API_URL: optionalUrl,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // The address the HTTP listener binds: every interface by default; 127.0.0.1 behind a local proxy.
+  HOST: optionalText,
   SLACK_UPDATES_PER_MINUTE: z.coerce.number().int().min(1).max(100).default(45),
   MAX_QUESTION_CHARS: z.coerce.number().int().min(20).max(3000).default(2000),
   DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
@@ -222,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
       port: e.PORT,
+      host: e.HOST,
       updatesPerMinute: e.SLACK_UPDATES_PER_MINUTE,
       maxQuestionChars: e.MAX_QUESTION_CHARS,
       deliveryDeadlineHours: e.DELIVERY_DEADLINE_HOURS,

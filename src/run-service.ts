@@ -221,6 +221,7 @@ async function startApp(
       appToken: slack.appToken,
       apiUrl: slack.apiUrl,
       port: slack.port,
+      host: slack.host,
       logger,
       identity,
       health: () => health(store, delivery, running),

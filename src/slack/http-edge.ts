@@ -4,13 +4,20 @@ import type { Logger } from '../ports/logger.js';
 
 /** Slack's replay window, both ways: a signature may be at most this old, or this far ahead. */
 const SKEW_SECONDS = 5 * 60;
+/**
+ * Slack's requests are small (an event, a command, a modal's state): a
+ * body past this is refused as it streams in (413), never held whole.
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * Checks that Bolt's receiver does not make before it sees a request: a body
- * that parses to something other than an object (`null`, `payload=null`, a
- * number) is refused with 400 instead of crashing the receiver, and a
- * signature timestamp more than five minutes in the future is refused like a
- * stale one. Everything else, signatures included, is Bolt's to check.
+ * Checks Bolt's receiver does not make, before it reads a body: a request
+ * without Slack's signature headers, or signed outside the five-minute
+ * window either way, is refused with 401 and its body never read (the
+ * connection is closed); a body past BODY_LIMIT_BYTES is cut off while it
+ * streams; a body that parses to something other than an object (`null`,
+ * `payload=null`, a number) is refused with 400 instead of crashing the
+ * receiver. The signature itself needs the body and is Bolt's to check.
  */
 export function guardRequests(receiver: HTTPReceiver, endpoint: string, log: Logger): void {
   const next = receiver.requestListener;
@@ -18,13 +25,14 @@ export function guardRequests(receiver: HTTPReceiver, endpoint: string, log: Log
     // Anything else (health, unknown paths) is Bolt's, synchronously, as it expects.
     if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== endpoint)
       return next(req, res);
-    const timestamp = Number(req.headers['x-slack-request-timestamp']);
-    if (Number.isFinite(timestamp) && timestamp > Date.now() / 1000 + SKEW_SECONDS) {
-      log.warn({ path: req.url }, 'refused a request signed in the future');
-      res.writeHead(401).end();
+    const unsigned = unsignedReason(req);
+    if (unsigned) {
+      log.warn({ path: req.url }, `refused a request ${unsigned}`);
+      // Closing the connection lets the sender's body go unread instead of draining it.
+      res.writeHead(401, { connection: 'close' }).end(() => req.destroy());
       return;
     }
-    HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit).then(
+    HTTPModuleFunctions.bufferIncomingMessage(req, BODY_LIMIT_BYTES).then(
       (buffered) => {
         if (hasObjectBody(buffered)) {
           try {
@@ -46,6 +54,16 @@ export function guardRequests(receiver: HTTPReceiver, endpoint: string, log: Log
       },
     );
   };
+}
+
+/** Why a request cannot be Slack's, from its headers alone, or undefined. */
+function unsignedReason(req: IncomingMessage): string | undefined {
+  const signature = req.headers['x-slack-signature'];
+  const timestamp = Number(req.headers['x-slack-request-timestamp']);
+  if (typeof signature !== 'string' || !signature.startsWith('v0=') || !Number.isFinite(timestamp))
+    return 'without a Slack signature';
+  if (Math.abs(Date.now() / 1000 - timestamp) > SKEW_SECONDS) return 'signed outside the five-minute window';
+  return undefined;
 }
 
 /** Unparseable bodies are left to Bolt (which answers 401 or 400); only parseable non-objects are ours to refuse. */

@@ -19,6 +19,8 @@ export interface SlackAppOptions {
   appToken?: string;
   apiUrl?: string;
   port: number;
+  /** The address to listen on; unset: every interface. */
+  host?: string;
   logger: Logger;
   /** Answers /healthz with 200 and these figures, or 503 when it throws or takes over 1.5 s (the database is down or frozen). */
   health: () => Promise<Record<string, unknown>>;

@@ -17,6 +17,7 @@ export interface ReceiverOptions {
   appToken?: string;
   apiUrl?: string;
   port: number;
+  host?: string;
 }
 
 /**
@@ -43,7 +44,7 @@ export function slackReceiver(
     return {
       receiver,
       async start(): Promise<number> {
-        const server = (await receiver.start(options.port)) as Server;
+        const server = (await receiver.start({ port: options.port, host: options.host })) as Server;
         return (server.address() as AddressInfo).port;
       },
       stop: () => receiver.stop(),
@@ -66,7 +67,7 @@ export function slackReceiver(
       await receiver.start();
       await new Promise<void>((resolve, reject) => {
         ops.once('error', reject);
-        ops.listen(options.port, () => resolve());
+        ops.listen(options.port, options.host, () => resolve());
       });
       return (ops.address() as AddressInfo).port;
     },

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
@@ -44,4 +45,65 @@ describe('the HTTP edge', () => {
     expect(String(reply?.body.text)).toMatch(/^Your question contains control characters/);
     expect(h.slack.messages).toHaveLength(0);
   });
+
+  it('refuses a request without a signature before reading its body, and cuts off a signed-looking one past the limit', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    // Headers and 64 KB of a promised 4 MB body: the answer comes without the rest ever being sent.
+    const unsigned = await partialPost(app.url, {});
+    expect(unsigned).toEqual({ status: 401, sentBytes: 64 * 1024 });
+    const stale = await partialPost(app.url, {
+      'x-slack-signature': 'v0=00',
+      'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000) - 600),
+    });
+    expect(stale.status).toBe(401);
+    // Fresh headers but a body past 1 MiB: refused as it streams (413), not after 4 MB arrived.
+    const big = await partialPost(
+      app.url,
+      { 'x-slack-signature': 'v0=00', 'x-slack-request-timestamp': String(Math.floor(Date.now() / 1000)) },
+      2 * 1024 * 1024,
+    );
+    expect(big.status).toBe(413);
+    expect((await fetch(app.url.replace('/slack/events', '/healthz'))).status).toBe(200);
+  });
+
+  it('listens on HOST only', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }), { HOST: '127.0.0.2' });
+    const app = await h.start();
+    const port = new URL(app.url).port;
+    expect((await fetch(`http://127.0.0.2:${port}/healthz`)).status).toBe(200);
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
 });
+
+/**
+ * POSTs headers and `send` bytes of a body that claims to be 4 MB, then waits
+ * for the answer without sending more: how many bytes went out, and the status.
+ */
+function partialPost(
+  url: string,
+  headers: Record<string, string>,
+  send = 64 * 1024,
+): Promise<{ status: number; sentBytes: number }> {
+  return new Promise((resolve, reject) => {
+    let sentBytes = 0;
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(4 * 1024 * 1024), ...headers },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, sentBytes });
+      req.destroy();
+    });
+    req.on('error', (err) => (sentBytes ? undefined : reject(err)));
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    const write = () => {
+      if (sentBytes >= send) return;
+      sentBytes += chunk.length;
+      if (req.write(chunk)) setImmediate(write);
+      else req.once('drain', write);
+    };
+    write();
+  });
+}
