@@ -24,7 +24,7 @@ import { currentSessionId } from './jobs/session-scope.js';
 import { usageSummary } from './jobs/spend-caps.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
-import { secretsOf } from './redact-secrets.js';
+import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 
@@ -62,7 +62,9 @@ export async function runCli(
   try {
     if (command === 'where') {
       const { database } = loadConfig(env);
-      const where = database.url ? `Postgres at ${redactedUrl(database.url)}` : resolve(database.dataDir);
+      const where = database.url
+        ? `Postgres at ${urlWithoutSecrets(database.url)}`
+        : resolve(database.dataDir);
       io.stdout.write(`${where}\n`);
       return 0;
     }
@@ -219,12 +221,4 @@ export async function runFromProcess(): Promise<void> {
     signal: controller.signal,
   });
   process.exit(code);
-}
-
-/** A database URL without its password, for saying where data is. */
-function redactedUrl(url: string): string {
-  if (!URL.canParse(url)) return 'DATABASE_URL';
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
 }

@@ -22,6 +22,22 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
   return out;
 }
 
+/** Query parameters that carry credentials in connection strings and service URLs. */
+const SECRET_PARAM = /^(password|sslpassword|api[_-]?key|key|token|secret)$/i;
+
+function secretParams(url: URL): [string, string][] {
+  return [...url.searchParams.entries()].filter(([name]) => SECRET_PARAM.test(name));
+}
+
+/** A URL fit to show: its password, and credentials passed as query parameters, replaced by `***`. */
+export function urlWithoutSecrets(url: string): string {
+  if (!URL.canParse(url)) return '(an unreadable URL)';
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  for (const [name] of secretParams(parsed)) parsed.searchParams.set(name, '***');
+  return parsed.toString();
+}
+
 /** Names of variables whose values are never echoed: keys, tokens, secrets and connection strings with passwords. */
 export const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
 
@@ -35,8 +51,11 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
   for (const [name, value] of Object.entries(env)) {
     if (!value || !SECRET.test(name)) continue;
     if (name === 'DATABASE_URL') {
-      const password = URL.canParse(value) ? decodeURIComponent(new URL(value).password) : '';
-      if (password) found.push(password);
+      if (!URL.canParse(value)) continue;
+      const url = new URL(value);
+      // libpq takes the password in the query too (`?password=…`).
+      for (const password of [decodeURIComponent(url.password), ...secretParams(url).map(([, v]) => v)])
+        if (password) found.push(password);
     } else if (value.trim().length >= 6) found.push(value.trim());
   }
   return found;

@@ -69,6 +69,10 @@ describe('loadConfig', () => {
         /^OPENAI_BASE_URL is invalid \(got "localhost:11434"\): must be an http:\/\/ or https:\/\/ URL; set it to the base URL of an OpenAI-compatible server, e.g. http:\/\/localhost:11434\/v1\.$/,
       ],
       [
+        { OPENAI_BASE_URL: 'http://127.0.0.1:6000/v1' },
+        /^OPENAI_BASE_URL is invalid \(got "http:\/\/127\.0\.0\.1:6000\/v1"\): uses port 6000, which HTTP clients refuse to connect to \(a blocked port\): run the server on another port; set it to the base URL/,
+      ],
+      [
         { SEARXNG_URL: 'ftp://search.local' },
         /^SEARXNG_URL is invalid.*must be an http:\/\/ or https:\/\/ URL/,
       ],

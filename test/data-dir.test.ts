@@ -28,6 +28,12 @@ describe('where the embedded data lives', () => {
     expect(await run(['where'], { DATABASE_URL: 'postgres://app:secret@db:5432/research' })).toBe(
       'Postgres at postgres://app:***@db:5432/research\n',
     );
+    // libpq also takes the password as a query parameter.
+    expect(
+      await run(['where'], {
+        DATABASE_URL: 'postgres://app@db:5432/research?password=hunter22&sslmode=require',
+      }),
+    ).toBe('Postgres at postgres://app@db:5432/research?password=***&sslmode=require\n');
     expect(await run(['--version'], {})).toMatch(/^deep-research \d+\.\d+\.\d+\n$/);
   });
 });

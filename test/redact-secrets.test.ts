@@ -19,5 +19,8 @@ describe('redactSecrets', () => {
       RESEARCH_MODEL: 'gpt-5.1',
     });
     expect(secrets.sort()).toEqual(['p@ss-word', 'sk-live-123456']);
+    expect(secretsOf({ DATABASE_URL: 'postgres://app@db/x?password=in-the-query' })).toEqual([
+      'in-the-query',
+    ]);
   });
 });
