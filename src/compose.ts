@@ -17,6 +17,7 @@ import { type Metrics, noMetrics } from './metrics/metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
+import { urlWithoutSecrets } from './redact-secrets.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
@@ -132,6 +133,7 @@ export function engineSettings(config: Config): EngineSettings {
     ...config.limits,
     llmTimeoutMs: config.openai.timeoutMs,
     prices: config.prices,
+    modelServer: urlWithoutSecrets(config.openai.baseURL ?? 'https://api.openai.com/v1'),
   };
 }
 

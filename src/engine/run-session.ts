@@ -146,7 +146,7 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
     }
     deps.emit({ type: 'phase', phase: 'research' });
     if ((await orchestrate(ctx)) === 'cancelled') return cancelled(ctx);
-    const failure = nothingResearched(state);
+    const failure = nothingResearched(state, ctx.settings.modelServer);
     if (failure) throw failure;
     state.phase = 'report';
     await deps.saveCheckpoint(state);

@@ -3,6 +3,7 @@ import type { AgentRecord, SessionState } from './session-state.js';
 
 /** The dependencies the research tools call, and what the person should check when one never works. */
 const DEPENDENCIES = {
+  model: { name: 'the model server', fix: 'the model server (OPENAI_BASE_URL and the model names)' },
   'web search': { name: 'web search', fix: 'the search provider (SEARCH_PROVIDER and its key or URL)' },
   'knowledge base': { name: 'the knowledge base', fix: 'the database that holds it (DATABASE_URL)' },
 } as const;
@@ -17,6 +18,14 @@ export function noteFailure(state: SessionState, dependency: Dependency, cause: 
   };
 }
 
+/** What a model answer without tool calls said, for naming an unusable answer. */
+export function textOnlyAnswer(text: string): string {
+  const said = text.replace(/\s+/g, ' ').trim();
+  return said
+    ? `it answered in text instead of calling a tool: "${said.length > 80 ? `${said.slice(0, 80)}…` : said}"`
+    : 'it sent an empty answer instead of calling a tool';
+}
+
 /** Records that a call to a dependency answered (even with nothing): it is not down, whatever fails later. */
 export function noteWorked(state: SessionState, dependency: Dependency): void {
   const record = state.failures?.[dependency];
@@ -29,12 +38,14 @@ export function noteWorked(state: SessionState, dependency: Dependency): void {
 
 /**
  * Why research produced nothing to report on, as an error naming the cause,
- * or null when there is something (or it simply found nothing): a search
- * dependency that failed every time it was tried, or every agent failing.
+ * or null when there is something (or it simply found nothing, which is
+ * only said when the model worked): a model whose research answers were all
+ * unusable (malformed, invalid tool arguments, no tool calls, a refusal), a
+ * search dependency that failed every time it was tried, or every agent failing.
  */
-export function nothingResearched(state: SessionState): ProviderError | null {
+export function nothingResearched(state: SessionState, modelServer?: string): ProviderError | null {
   if (state.sources.length > 0) return null;
-  const broken = neverWorked(state);
+  const broken = neverWorked(state).filter(([d]) => d !== 'model');
   if (broken.length > 0) {
     const subject =
       broken.length === 1
@@ -48,12 +59,23 @@ export function nothingResearched(state: SessionState): ProviderError | null {
     );
   }
   const agents = everyAgentFailed(state.agents);
-  if (!agents) return null;
-  return new ProviderError(
-    'research_failed',
-    `${agents}, so there is nothing to report: try again later, or check the model server if it keeps happening.`,
-    false,
-  );
+  if (agents)
+    return new ProviderError(
+      'research_failed',
+      `${agents}, so there is nothing to report: try again later, or check the model server if it keeps happening.`,
+      false,
+    );
+  // "Found nothing" is only true of a model that worked: one whose every research answer was unusable is the cause.
+  const model = neverWorked(state).find(([d]) => d === 'model');
+  if (model) {
+    const where = modelServer ? ` at ${modelServer}` : '';
+    return new ProviderError(
+      'model_unusable',
+      `The model server${where} sent answers the research could not use (${model[1].last}), so nothing was researched: check OPENAI_BASE_URL and the model names, or try again later.`,
+      false,
+    );
+  }
+  return null;
 }
 
 /** "Every research agent failed (reasons)" when they all did, else null. */

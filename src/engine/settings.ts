@@ -23,6 +23,8 @@ export interface EngineSettings {
   /** Above this many input tokens the final report is written by rolling synthesis. */
   reportInputTokens: number;
   prices: PriceTable;
+  /** Where the models are served (no credentials), for naming it when its answers are unusable. */
+  modelServer?: string;
 }
 
 export const LIMITS = {

@@ -291,6 +291,30 @@ describe('research session', () => {
     expect(outcome.kind === 'done' && outcome.report.markdown).toBe('Costs fell [1].');
   });
 
+  it('names the model when its research answers were unusable (a refusal in text, then invalid arguments), never "found nothing"', async () => {
+    const refusal = { reply: { text: "I'm sorry, I can't help with browsing." } };
+    const llm = new ScriptedLlm([
+      planLane(),
+      {
+        name: 'orchestrator',
+        match: purpose('orchestrator'),
+        steps: [
+          { reply: { toolCalls: [{ name: 'research_agent', rawArgs: '{"task": "tides' }] } },
+          dispatch('T1'),
+          call('generate_report'),
+        ],
+      },
+      { name: 'T1', match: agentWithTask('T1'), steps: [refusal, refusal, refusal] },
+    ]);
+    const h = harness(llm, corpusTools());
+    await expect(
+      run(h, { ...testSettings(), maxAgentCycles: 3, modelServer: 'http://models.local/v1' }, QUESTION),
+    ).rejects.toThrow(
+      /^The model server at http:\/\/models\.local\/v1 sent answers the research could not use \(it answered in text instead of calling a tool: "I'm sorry, I can't help with browsing\."\), so nothing was researched/,
+    );
+    llm.assertDone();
+  });
+
   it('fails an agent whose model keeps sending invalid tool arguments, with that reason', async () => {
     const garbage = { reply: { toolCalls: [{ name: 'web_search', rawArgs: '{"queries": ["heat' }] } };
     const wrongType = { reply: { toolCalls: [{ name: 'web_search', args: { queries: 42 } }] } };

@@ -21,8 +21,15 @@ interface WireRequest {
  * a fake `Llm`, streamed in the real SSE wire format. It lets tests run the
  * real composition (config → OpenAiLlm → engine) with a scripted model. The
  * purpose of each call is recovered from its tools and system prompt.
+ * `garbage` makes it a broken server for some calls.
  */
-export async function fakeOpenAiServer(llm: Llm) {
+export async function fakeOpenAiServer(
+  llm: Llm,
+  options: {
+    /** Answer calls of this purpose with a 200 whose body is truncated JSON (while it returns true). */
+    garbage?: (purpose: LlmPurpose) => boolean;
+  } = {},
+) {
   const requests: WireRequest[] = [];
   const server = createServer(async (req, res) => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -32,6 +39,14 @@ export async function fakeOpenAiServer(llm: Llm) {
     const body = JSON.parse(await readBody(req)) as WireRequest;
     requests.push(body);
     try {
+      if (options.garbage?.(purposeOf(body))) {
+        // HTTP 200 with an answer cut off mid-JSON, as a broken proxy or an overloaded server sends.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(
+          'data: {"id":"chatcmpl-fake","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Th',
+        );
+        return;
+      }
       const reply = await llm.complete({
         model: { name: body.model, reasoning: false },
         purpose: purposeOf(body),

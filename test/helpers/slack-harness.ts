@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import type { Llm } from '../../src/ports/llm.js';
+import type { Llm, LlmPurpose } from '../../src/ports/llm.js';
 import { runService } from '../../src/run-service.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
@@ -17,13 +17,18 @@ import { BOT_TOKEN, SIGNING_SECRET } from './slack-requests.js';
 export async function slackHarness(
   llm: Llm,
   extraEnv: Record<string, string> = {},
-  options: { localPages?: boolean; socketMode?: boolean } = {},
+  options: {
+    localPages?: boolean;
+    socketMode?: boolean;
+    /** The model server answers these calls with truncated JSON (see fakeOpenAiServer). */
+    garbage?: (purpose: LlmPurpose) => boolean;
+  } = {},
 ) {
   const slack = await fakeSlackServer();
   // Socket Mode: Slack's events arrive over a websocket the app opens, not as HTTP requests.
   const socket = options.socketMode ? await fakeSocketMode() : undefined;
   if (socket) slack.serveSocketMode(APP_TOKEN, socket.url);
-  const model = await fakeOpenAiServer(llm);
+  const model = await fakeOpenAiServer(llm, { garbage: options.garbage });
   const search = await fakeSearxngServer(options);
   const db = await realPostgres();
   await db.close();

@@ -713,4 +713,27 @@ describe('failures', () => {
       .find((t) => t.startsWith(':x: The research failed'));
     expect(notice).toMatch(new RegExp(`^:x: The research failed: [^\\n]+\\. \\(session ${session!.id}\\)$`));
   });
+
+  it('names the model server when its research answers were all unusable, instead of "found nothing"', async () => {
+    // The plan is written; then every orchestrator and agent call gets a 200 whose JSON is cut off.
+    h = await slackHarness(new RuleLlm(), {}, { garbage: (p) => p === 'orchestrator' || p === 'agent' });
+    const app = await h.start();
+    await signedPost(app.url, slashCommand('Why is the sky blue?', 'UANN', h.slack.responseUrl('cmd')), FORM);
+    const root = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+      5000,
+      'root',
+    );
+    await eventually(() => render(root).includes(':x: *Failed*'), 60_000, 'failed root');
+    const [session] = await storedSessions(h);
+    expect(session!.status).toBe('failed');
+    const notice = h.slack
+      .thread('C1', root.ts)
+      .map(render)
+      .find((t) => t.startsWith(':x: The research failed'));
+    expect(notice).toBe(
+      `:x: The research failed: The model server at ${h.model.baseUrl} sent answers the research could not use (The model server sent an empty or unreadable answer.), so nothing was researched: check OPENAI_BASE_URL and the model names, or try again later. (session ${session!.id})`,
+    );
+    expect(h.slack.thread('C1', root.ts).map(render).join('\n')).not.toContain('found no sources');
+  }, 90_000);
 });

@@ -9,6 +9,7 @@ import {
   researchEndOf,
   type SessionContext,
 } from '../session-context.js';
+import { noteFailure, noteWorked, textOnlyAnswer } from '../session-failures.js';
 import { LIMITS, reserves } from '../settings.js';
 import { INVALID_ARGS } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
@@ -78,6 +79,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       });
       calls = withSessionIds(response.toolCalls, `${agentId}.${++loop.turn}`);
       if (calls.length === 0) {
+        noteFailure(ctx.state, 'model', textOnlyAnswer(response.text));
         messages.push({ role: 'assistant', content: response.text });
         messages.push({
           role: 'user',
@@ -90,6 +92,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       const why = interruption(ctx, researchBy);
       if (why === 'cancelled') return { ok: false, reason: 'cancelled', cancelled: true };
       if (why === 'deadline') break;
+      noteFailure(ctx.state, 'model', errorText(error));
       if (shown.size === 0) return { ok: false, reason: errorText(error) };
       ctx.log.warn({ agentId, err: error }, 'agent model call failed; writing report from what was found');
       break;
@@ -119,7 +122,11 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     if (pages.length > 0) deps.emit({ type: 'agent_read', agentId, pages });
     if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
     // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
-    invalidSteps = outcomes.every((o) => INVALID_ARGS.test(o.content)) ? invalidSteps + 1 : 0;
+    const invalid = outcomes.filter((o) => INVALID_ARGS.test(o.content));
+    // The model works when it makes a research call our tools accept; until then, what it sent is the cause.
+    if (invalid.length < outcomes.length) noteWorked(ctx.state, 'model');
+    else noteFailure(ctx.state, 'model', invalid[0]!.content.replace(/^Error: /, '').split('. ')[0]!);
+    invalidSteps = invalid.length === outcomes.length ? invalidSteps + 1 : 0;
     if (invalidSteps >= MAX_INVALID_STEPS && shown.size === 0) {
       const last = outcomes[0]!.content.replace(/^Error: /, '').split('. ')[0];
       return { ok: false, reason: `the model kept sending tool calls with invalid arguments (${last})` };

@@ -9,10 +9,13 @@ import {
   researchEndOf,
   type SessionContext,
 } from '../session-context.js';
+import { noteFailure, textOnlyAnswer } from '../session-failures.js';
 import type { StopReason } from '../session-state.js';
 import { maxCyclesFor } from '../settings.js';
+import { INVALID_ARGS } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
+import { errorText } from '../tools/tool-result.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
 import { hasFindings } from './findings.js';
 import { applySteering } from './steering.js';
@@ -75,6 +78,7 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       calls = withSessionIds(response.toolCalls, `cycle${state.cycle + 1}`);
       if (calls.length === 0) {
         if (hasFindings(state)) break;
+        noteFailure(state, 'model', textOnlyAnswer(response.text));
         state.history.push({ role: 'assistant', content: response.text });
         state.history.push({
           role: 'user',
@@ -87,8 +91,10 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       const why = interruption(ctx, until);
       if (why === 'cancelled') return 'cancelled';
       state.stopReason = why === 'deadline' ? 'time_budget' : 'provider_error';
-      if (why !== 'deadline')
+      if (why !== 'deadline') {
+        noteFailure(state, 'model', errorText(error));
         ctx.log.warn({ err: error }, 'orchestrator model call failed; writing the report');
+      }
       deps.emit({ type: 'research_stopped', reason: state.stopReason });
       break;
     }
@@ -107,6 +113,9 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
         }),
       ),
     );
+    const invalid = results.find((r) => INVALID_ARGS.test(r.content));
+    if (invalid && results.every((r) => INVALID_ARGS.test(r.content)))
+      noteFailure(state, 'model', invalid.content.replace(/^Error: /, '').split('. ')[0]!);
     // Kept even when cancelled, so what finished agents found can still be shown.
     state.history.push({ role: 'assistant', content: '', toolCalls: calls });
     calls.forEach((call, i) => {
