@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPModuleFunctions, type HTTPReceiver } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import { foreignWorkspace } from './workspace-check.js';
 
 /** Slack's replay window, both ways: a signature may be at most this old, or this far ahead. */
 const SKEW_SECONDS = 5 * 60;
@@ -19,7 +20,12 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  * `payload=null`, a number) is refused with 400 instead of crashing the
  * receiver. The signature itself needs the body and is Bolt's to check.
  */
-export function guardRequests(receiver: HTTPReceiver, endpoint: string, log: Logger): void {
+export function guardRequests(
+  receiver: HTTPReceiver,
+  endpoint: string,
+  log: Logger,
+  installedTeam?: string,
+): void {
   const next = receiver.requestListener;
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     // Anything else (health, unknown paths) is Bolt's, synchronously, as it expects.
@@ -34,7 +40,14 @@ export function guardRequests(receiver: HTTPReceiver, endpoint: string, log: Log
     }
     HTTPModuleFunctions.bufferIncomingMessage(req, BODY_LIMIT_BYTES).then(
       (buffered) => {
-        if (hasObjectBody(buffered)) {
+        const body = parsedBody(buffered);
+        const foreign = foreignWorkspace(body, installedTeam);
+        if (foreign) {
+          log.warn({ path: req.url }, foreign);
+          return res.writeHead(401).end();
+        }
+        // Unparseable bodies are left to Bolt (which answers 401 or 400); parseable non-objects are ours to refuse.
+        if (body === UNPARSEABLE || (typeof body === 'object' && body !== null && !Array.isArray(body))) {
           try {
             return next(buffered, res);
           } catch (err) {
@@ -66,13 +79,12 @@ function unsignedReason(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/** Unparseable bodies are left to Bolt (which answers 401 or 400); only parseable non-objects are ours to refuse. */
-function hasObjectBody(req: IncomingMessage & { rawBody: Buffer }): boolean {
-  let body: unknown;
+const UNPARSEABLE = Symbol('unparseable');
+
+function parsedBody(req: IncomingMessage & { rawBody: Buffer }): unknown {
   try {
-    body = HTTPModuleFunctions.parseHTTPRequestBody(req);
+    return HTTPModuleFunctions.parseHTTPRequestBody(req);
   } catch {
-    return true;
+    return UNPARSEABLE;
   }
-  return typeof body === 'object' && body !== null && !Array.isArray(body);
 }

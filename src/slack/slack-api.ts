@@ -226,10 +226,14 @@ export class SlackApi {
     return `${String(url ?? '').replace(/\/?$/, '/')}docs/${String(team_id ?? '')}/${canvasId}`;
   }
 
-  /** Who the token belongs to: the bot's user and bot ids. */
-  async identity(): Promise<{ botUserId: string; botId: string }> {
+  /** Who the token belongs to: the bot's user and bot ids, and the workspace it is installed in. */
+  async identity(): Promise<{ botUserId: string; botId: string; teamId?: string }> {
     const result = await this.authTest();
-    return { botUserId: String(result.user_id ?? ''), botId: String(result.bot_id ?? '') };
+    return {
+      botUserId: String(result.user_id ?? ''),
+      botId: String(result.bot_id ?? ''),
+      ...(result.team_id ? { teamId: result.team_id } : {}),
+    };
   }
 
   /** `auth.test`, asked once per client (a failure is not kept). */

@@ -11,6 +11,7 @@ import { webClientOptions } from './slack-clients.js';
 import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
 import type { SlackSessions } from './slack-sessions.js';
+import { foreignWorkspace } from './workspace-check.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -27,7 +28,7 @@ export interface SlackAppOptions {
   /** Answers /metrics (Prometheus text format). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Who the token is (checked at start), so Bolt does not call auth.test itself and cache a failure. */
-  identity: { botUserId: string; botId: string };
+  identity: { botUserId: string; botId: string; teamId?: string };
 }
 
 export interface SlackAppParts {
@@ -58,7 +59,12 @@ export function createSlackApp(
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
-  const slack = slackReceiver(options, opsRoutes(options, log), log, boltLog);
+  const slack = slackReceiver(
+    { ...options, installedTeam: options.identity.teamId },
+    opsRoutes(options, log),
+    log,
+    boltLog,
+  );
   const app = new App({
     token: options.botToken,
     receiver: slack.receiver,
@@ -69,6 +75,13 @@ export function createSlackApp(
     // Bolt's conversation store keeps a timer and rejects a lookup for every event; we never use it,
     // and it was a quarter of the CPU spent acknowledging a burst of commands.
     convoStore: false,
+  });
+  // Socket Mode's requests arrive here unchecked (HTTP ones were refused at the edge already).
+  app.use(async ({ body, ack, next }) => {
+    const foreign = foreignWorkspace(body, options.identity.teamId);
+    if (!foreign) return next();
+    log.warn({}, foreign);
+    await ack?.();
   });
   const once = (key: string) => store.claimEvent(key);
   // Work a listener does after its ack (recording a session, posting) must finish before the

@@ -18,6 +18,8 @@ export interface ReceiverOptions {
   apiUrl?: string;
   port: number;
   host?: string;
+  /** The workspace the bot token belongs to: requests from another are refused. */
+  installedTeam?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export function slackReceiver(
       customRoutes: routes.map((r) => ({ ...r, method: ['GET'] })),
       logger: boltLog,
     });
-    guardRequests(receiver, '/slack/events', log);
+    guardRequests(receiver, '/slack/events', log, options.installedTeam);
     return {
       receiver,
       async start(): Promise<number> {

@@ -67,6 +67,19 @@ describe('the HTTP edge', () => {
     expect((await fetch(app.url.replace('/slack/events', '/healthz'))).status).toBe(200);
   });
 
+  it('refuses a signed request from another workspace than the one it is installed in', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    const foreign = slashCommand('Why is the sky blue?', 'UANN', h.slack.responseUrl('t2'), {
+      team_id: 'T2',
+    });
+    expect((await signedPost(app.url, foreign, FORM)).status).toBe(401);
+    const home = slashCommand('help', 'UANN', h.slack.responseUrl('t1'));
+    expect((await signedPost(app.url, home, FORM)).status).toBe(200);
+    expect(h.slack.messages).toHaveLength(0);
+    expect(h.slack.responses.filter((r) => r.url.endsWith('/t2'))).toHaveLength(0);
+  });
+
   it('listens on HOST only', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }), { HOST: '127.0.0.2' });
     const app = await h.start();
