@@ -1,6 +1,10 @@
+import { withoutControls } from './control-characters.js';
+
 /** A research plan has at most this many steps (the plan prompt asks for as many). */
 export const MAX_PLAN_STEPS = 6;
 const MAX_STEP_CHARS = 500;
+/** What the editor's text box holds (plain_text_input max_length), enforced here too: a request can claim anything. */
+export const MAX_PLAN_CHARS = 3000;
 
 /**
  * A plan the requester edited: numbered steps (`1.` or `1)`), one per line,
@@ -8,7 +12,11 @@ const MAX_STEP_CHARS = 500;
  * step before them. The plan as it will be used, or why it cannot be.
  */
 export function checkEditedPlan(text: string): { plan: string } | { error: string } {
-  const lines = text
+  if (text.length > MAX_PLAN_CHARS)
+    return {
+      error: `The plan is ${text.length.toLocaleString('en-US')} characters long; keep it under ${MAX_PLAN_CHARS.toLocaleString('en-US')}.`,
+    };
+  const lines = withoutControls(text)
     .replace(/\r\n?/g, '\n')
     .split('\n')
     .map((l) => l.trimEnd());

@@ -1,7 +1,4 @@
-// Tab, line feed and carriage return are text; every other C0 control, DEL and the C1 range are not, nor
-// are the bidirectional embeddings, overrides and isolates, which make text read differently than it is
-// stored (a question shown reversed in the root message and the canvas title). Right-to-left scripts need none.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+import { CONTROL } from './control-characters.js';
 
 /**
  * Why a question cannot be researched as written, in one sentence saying

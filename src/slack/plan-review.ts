@@ -1,4 +1,4 @@
-import { checkEditedPlan } from '../engine/edited-plan.js';
+import { checkEditedPlan, MAX_PLAN_CHARS } from '../engine/edited-plan.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
@@ -101,8 +101,8 @@ function editorView(sessionId: string, plan: string) {
           type: 'plain_text_input' as const,
           action_id: 'plan',
           multiline: true,
-          max_length: 3000,
-          initial_value: plan.slice(0, 3000),
+          max_length: MAX_PLAN_CHARS,
+          initial_value: plan.slice(0, MAX_PLAN_CHARS),
         },
       },
     ],

@@ -200,12 +200,18 @@ export function createSlackApp(
   });
 
   const button = (
-    run: (sessionId: string, userId: string, triggerId: string) => Promise<string | undefined>,
+    run: (
+      sessionId: string,
+      userId: string,
+      triggerId: string,
+      channelId: string,
+    ) => Promise<string | undefined>,
   ) =>
     (async ({ ack, body, action, respond }) => {
       await ack();
       try {
-        const reply = await run((action as ButtonAction).value ?? '', body.user.id, body.trigger_id);
+        const value = (action as ButtonAction).value ?? '';
+        const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '');
         if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
       } catch (err) {
         log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');
@@ -241,9 +247,9 @@ export function createSlackApp(
   });
   app.action<BlockAction>(
     ACTION.feedback,
-    button(async (value, user) => {
+    button(async (value, user, _trigger, channel) => {
       const click = parseFeedback(value);
-      return click ? service.feedback(click.sessionId, user, click.value) : undefined;
+      return click ? service.feedback(click.sessionId, user, click.value, channel) : undefined;
     }),
   );
 

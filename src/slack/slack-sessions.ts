@@ -1,3 +1,4 @@
+import { withoutControls } from '../engine/control-characters.js';
 import { answerClarification, continueResearch } from '../engine/run-session.js';
 import { usageSummary } from '../jobs/spend-caps.js';
 import { isResearching } from '../store/session-lifecycle.js';
@@ -154,7 +155,7 @@ export class SlackSessions {
    * note is stored either way).
    */
   private async steer(sessionId: string, message: PostedMessage): Promise<void> {
-    const text = message.text.replace(/<@[A-Z0-9]+>/g, '').trim();
+    const text = withoutControls(message.text.replace(/<@[A-Z0-9]+>/g, '')).trim();
     if (!text) return;
     await this.deps.steering.add(sessionId, message.userId, text.slice(0, this.deps.limits.maxQuestionChars));
     await this.deps.api
@@ -184,9 +185,14 @@ export class SlackSessions {
   }
 
   /** A reader's verdict from the report's feedback buttons: one per person, the latest click counts. */
-  async feedback(sessionId: string, userId: string, value: 'good' | 'bad'): Promise<string> {
-    if (!(await this.deps.sessions.saveFeedback(sessionId, userId, value)))
-      return 'That research no longer exists.';
+  async feedback(
+    sessionId: string,
+    userId: string,
+    value: 'good' | 'bad',
+    channelId: string,
+  ): Promise<string> {
+    if (!(await this.deps.sessions.saveFeedback(sessionId, userId, value, channelId)))
+      return 'There is no report of that research here to give feedback on.';
     return value === 'good'
       ? 'Thanks, noted that this report was useful.'
       : 'Thanks, noted that this report was not good enough. Say in the thread what was missing, or ask a follow-up.';
@@ -276,7 +282,8 @@ export class SlackSessions {
       { kind: 'clarify' },
       clarifyMessage(questions, row.id, { kind: how, by }),
     );
-    if (await this.deps.lifecycle.requeueAnswered(answerClarification(state, text), [edit]))
+    const answer = text === null ? null : withoutControls(text);
+    if (await this.deps.lifecycle.requeueAnswered(answerClarification(state, answer), [edit]))
       this.deps.deliver();
   }
 

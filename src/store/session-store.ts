@@ -166,12 +166,23 @@ export class SessionStore {
   }
 
   /** A reader's verdict on a report; a later click by the same person replaces the earlier one. */
-  async saveFeedback(sessionId: string, userId: string, value: Feedback['value']): Promise<boolean> {
+  /**
+   * A reader's verdict on a report, clicked in `channelId`: only a session
+   * with a report, and only where one of its messages is (a button copied
+   * into another conversation, or a made-up session id, counts for nothing).
+   */
+  async saveFeedback(
+    sessionId: string,
+    userId: string,
+    value: Feedback['value'],
+    channelId: string,
+  ): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `INSERT INTO session_feedback (session_id, user_id, value)
-       SELECT id, $2, $3 FROM sessions WHERE id = $1
+       SELECT s.id, $2, $3 FROM sessions s WHERE s.id = $1 AND s.report IS NOT NULL
+         AND EXISTS (SELECT 1 FROM slack_messages m WHERE m.session_id = s.id AND m.channel_id = $4)
        ON CONFLICT (session_id, user_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-      [sessionId, userId, value],
+      [sessionId, userId, value, channelId],
     );
     return rowCount === 1;
   }

@@ -17,7 +17,18 @@ describe('checkEditedPlan', () => {
     ],
     ['an empty step', '1. Costs\n2. ', 'A step is empty.'],
     ['an overlong step', `1. ${'x'.repeat(600)}`, 'Keep each step under 500 characters.'],
+    [
+      'a plan of 329 KB in notes under its steps',
+      `1. Costs\n${'note line\n'.repeat(32_900)}`,
+      'The plan is 329,009 characters long; keep it under 3,000.',
+    ],
   ])('refuses %s, saying why', (_name, text, error) => {
     expect(checkEditedPlan(text)).toEqual({ error });
+  });
+
+  it('drops invisible control characters (a NUL the database could not store) instead of losing the edit', () => {
+    expect(checkEditedPlan('1. Costs\u0000 in Europe\n2. Pol\u202eicy')).toEqual({
+      plan: '1. Costs in Europe\n2. Policy',
+    });
   });
 });

@@ -75,10 +75,26 @@ describe('the Slack app, end to end', () => {
     await click('UANN', buttons.negative_button.value);
     await click('UBOB', buttons.positive_button.value);
     await click('UBOB', buttons.positive_button.value);
+    // The same button pressed from another conversation counts for nothing, and says so.
+    await signedPost(
+      app.url,
+      buttonClick(
+        buttons.action_id,
+        buttons.positive_button.value,
+        'UEVE',
+        { channel: 'C-ELSEWHERE', ts: sources.ts },
+        h.slack.responseUrl('fb-UEVE'),
+        'feedback_buttons',
+      ),
+      FORM,
+    );
     await eventually(
-      () => h!.slack.responses.filter((r) => r.url.includes('/fb-')).length === 4,
+      () => h!.slack.responses.filter((r) => r.url.includes('/fb-')).length === 5,
       10_000,
       'replies',
+    );
+    expect(h.slack.responses.find((r) => r.url.endsWith('/fb-UEVE'))!.body.text).toBe(
+      'There is no report of that research here to give feedback on.',
     );
     expect(h.slack.responses.find((r) => r.url.endsWith('/fb-UANN'))!.body).toMatchObject({
       response_type: 'ephemeral',
@@ -215,7 +231,8 @@ describe('the Slack app, end to end', () => {
         JSON_TYPE,
       );
     await reply('UBOB', 'Asia, and only the last year');
-    await reply('UANN', 'Europe, 2020 to 2025');
+    // An invisible NUL in the answer is dropped rather than losing the answer.
+    await reply('UANN', 'Europe, 2020\u0000 to 2025');
 
     const file = await eventually(() => h!.slack.files.find((f) => f.title), 10_000, 'report.md');
     const thread = h.slack.thread('C1', root.ts).map(render);

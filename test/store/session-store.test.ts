@@ -46,6 +46,20 @@ describe.each([
     expect(await store.findByIdPrefix("'; drop table sessions; --")).toEqual([]);
   });
 
+  it('takes feedback only on a session with a report, clicked where one of its messages is', async () => {
+    const reviewing = await newSession({ status: 'reviewing', channelId: 'C1' });
+    await store.recordSlackMessage(reviewing.id, 'plan', { channelId: 'C1', ts: '1.1' });
+    expect(await store.saveFeedback(reviewing.id, 'UEVE', 'bad', 'C1')).toBe(false);
+    const done = await newSession({ status: 'done', channelId: 'C1' });
+    await db.pool.query(`UPDATE sessions SET report = '{"markdown":"x","sources":[]}' WHERE id = $1`, [
+      done.id,
+    ]);
+    await store.recordSlackMessage(done.id, 'summary', { channelId: 'C1', ts: '1.2' });
+    expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C2')).toBe(false);
+    expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C1')).toBe(true);
+    expect((await store.listFeedback(done.id)).map((f) => f.value)).toEqual(['good']);
+  });
+
   it('refuses a second session for the same thread turn', async () => {
     const thread = { origin: 'slack' as const, teamId: 'T1', channelId: 'C1', threadTs: '1700000000.000100' };
     await newSession(thread);
