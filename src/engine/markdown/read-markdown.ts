@@ -12,12 +12,12 @@ import { gfm } from 'micromark-extension-gfm';
  * `[` (75,000 characters took 3 s); bare URLs in text still become links
  * through mdast's linear pass, and `bareUrls` finds them in the source.
  */
-export function readMarkdown(markdown: string): Root {
+export function readMarkdown(markdown: string, options: { literalEntities?: boolean } = {}): Root {
+  // `literalEntities`: `&lt;` stays the four characters typed, for a renderer that shows text as typed.
+  const off = ['wwwAutolink', 'protocolAutolink', 'emailAutolink'];
+  if (options.literalEntities) off.push('characterReference');
   return fromMarkdown(markdown, {
-    extensions: [
-      gfm({ singleTilde: false }),
-      { disable: { null: ['wwwAutolink', 'protocolAutolink', 'emailAutolink'] } },
-    ],
+    extensions: [gfm({ singleTilde: false }), { disable: { null: off } }],
     mdastExtensions: [gfmFromMarkdown()],
   });
 }
@@ -28,11 +28,17 @@ export function walk(tree: Nodes, visit: (node: Nodes) => 'skip' | undefined): v
   for (const child of tree.children) walk(child, visit);
 }
 
-/** Link reference definitions (`[id]: url`) by identifier. */
+/** Link reference definitions (`[id]: url "title"`) by identifier: their URLs. */
 export function definitionsOf(tree: Root): Map<string, string> {
-  const definitions = new Map<string, string>();
+  return new Map([...definitionEntries(tree)].map(([id, d]) => [id, d.url]));
+}
+
+/** Link reference definitions by identifier, with their titles. */
+export function definitionEntries(tree: Root): Map<string, { url: string; title: string | null }> {
+  const definitions = new Map<string, { url: string; title: string | null }>();
   walk(tree, (node) => {
-    if (node.type === 'definition') definitions.set(node.identifier, node.url);
+    if (node.type === 'definition')
+      definitions.set(node.identifier, { url: node.url, title: node.title ?? null });
     return undefined;
   });
   return definitions;

@@ -2,7 +2,7 @@ import type { List, Nodes, PhrasingContent, Root, RootContent, Table } from 'mda
 import { toString as textOf } from 'mdast-util-to-string';
 import { confineLinks } from '../../engine/citations/confine-links.js';
 import { bareUrls } from '../../engine/markdown/bare-urls.js';
-import { definitionsOf, readMarkdown } from '../../engine/markdown/read-markdown.js';
+import { definitionEntries, readMarkdown } from '../../engine/markdown/read-markdown.js';
 
 /**
  * Markdown (as the model writes it) to Slack mrkdwn, from the same reading of
@@ -45,7 +45,7 @@ export function mrkdwnLink(url: string, label: string): string {
 
 interface Context {
   citation: CitationLink;
-  definitions: Map<string, string>;
+  definitions: Map<string, { url: string; title: string | null }>;
   /** Inside a heading or table header: emphasis marks are dropped (the whole line is bold). */
   plain: boolean;
 }
@@ -70,7 +70,7 @@ export function modelMrkdwn(markdown: string, sources: readonly CitedSource[] = 
 /** The rendering alone, links as they are written: for text the link policy has already seen. */
 export function markdownToMrkdwn(markdown: string, citation: CitationLink = () => undefined): string {
   const tree = readWithAutolinks(markdown.replace(/\r\n?/g, '\n'));
-  const definitions = definitionsOf(tree);
+  const definitions = definitionEntries(tree);
   return blocks(tree.children, { citation, definitions, plain: false }).trim();
 }
 
@@ -79,7 +79,8 @@ export function markdownToMrkdwn(markdown: string, citation: CitationLink = () =
  * `*` inside one is never read as a mark (read again only when there are some).
  */
 function readWithAutolinks(markdown: string): Root {
-  const tree = readMarkdown(markdown);
+  // Entities stay as typed: `&lt;!channel&gt;` from the model is shown as those characters, escaped.
+  const tree = readMarkdown(markdown, { literalEntities: true });
   const bare = bareUrls(markdown, tree);
   if (bare.length === 0) return tree;
   let out = '';
@@ -88,7 +89,7 @@ function readWithAutolinks(markdown: string): Root {
     out += `${markdown.slice(position, start)}<${markdown.slice(start, end)}>`;
     position = end;
   }
-  return readMarkdown(out + markdown.slice(position));
+  return readMarkdown(out + markdown.slice(position), { literalEntities: true });
 }
 
 function blocks(nodes: RootContent[], ctx: Context, depth = 0): string {
@@ -107,9 +108,10 @@ function block(node: RootContent, ctx: Context, depth: number): string {
     case 'thematicBreak':
       return '───';
     case 'blockquote':
+      // Slack quotes one level deep: a nested quote's lines are already quoted, not quoted twice.
       return blocks(node.children, ctx, depth)
         .split('\n')
-        .map((line) => `> ${line}`)
+        .map((line) => (line.startsWith('> ') ? line : `> ${line}`))
         .join('\n');
     case 'list':
       return list(node, ctx, depth);
@@ -208,11 +210,13 @@ function phrasing(node: PhrasingContent, ctx: Context): string {
     case 'link':
       return link(node.url, textOf(node), node);
     case 'image':
-      return link(node.url, node.alt ?? '', node);
+      // An image's label: its alt text, else its title, else its URL.
+      return link(node.url, node.alt || node.title || '', node);
     case 'linkReference':
     case 'imageReference': {
-      const url = ctx.definitions.get(node.identifier);
-      const label = node.type === 'imageReference' ? (node.alt ?? '') : textOf(node);
+      const definition = ctx.definitions.get(node.identifier);
+      const url = definition?.url;
+      const label = node.type === 'imageReference' ? node.alt || definition?.title || '' : textOf(node);
       // Without a definition it is text as written: `[1]` is a citation, `[abc]` stays `[abc]`.
       if (!url) return text(node.type === 'imageReference' ? `![${label}]` : `[${label}]`, ctx.citation);
       return link(url, label, node);

@@ -107,6 +107,26 @@ describe('markdownToMrkdwn on the issue 13 cases', () => {
     expect(convert(markdown)).toBe(mrkdwn);
   });
 
+  it.each([
+    [
+      'a nested quote, one level deep as Slack has it',
+      '> outer\n>\n> > inner\n>\n> back',
+      '> outer\n> \n> inner\n> \n> back',
+    ],
+    [
+      'entities the model typed, as typed',
+      'Type &lt;!channel&gt; and &amp;',
+      'Type &amp;lt;!channel&amp;gt; and &amp;amp;',
+    ],
+    [
+      'an image with a title but no alt text, by its title',
+      '![](https://x.com/i.png "Costs")',
+      '<https://x.com/i.png|Costs>',
+    ],
+  ])('renders %s', (_, markdown, mrkdwn) => {
+    expect(convert(markdown)).toBe(mrkdwn);
+  });
+
   it('renders citations inside emphasis, links in tables and nothing that pings', () => {
     expect(convert('**Costs fell [1]** | x\n\n[<!channel>](https://x.com/)')).toBe(
       '*Costs fell <https://e.com/(USA)%20Card(s).pdf|[1]>* | x\n\n<https://x.com/|&lt;!channel&gt;>',

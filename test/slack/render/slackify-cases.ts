@@ -112,7 +112,6 @@ export const SLACKIFY_CASES: SlackifyCase[] = [
     name: 'Image with title',
     markdown: `![](${LOGO} "test")`,
     slackify: `<${LOGO}|test>`,
-    ours: { mrkdwn: `<${LOGO}|${LOGO}>`, why: EMPTY_LABEL },
   },
   { name: 'Image with alt', markdown: `![logo.png](${LOGO})`, slackify: `<${LOGO}|logo.png>` },
   {
@@ -151,7 +150,6 @@ export const SLACKIFY_CASES: SlackifyCase[] = [
     name: 'Image in reference style with title',
     markdown: `![][test]\n\n[test]: ${LOGO} "Title"`,
     slackify: `<${LOGO}|Title>`,
-    ours: { mrkdwn: `<${LOGO}|${LOGO}>`, why: EMPTY_LABEL },
   },
   {
     name: 'Image in reference style with alt and title',
