@@ -20,6 +20,8 @@ interface LoadedPrompt {
   template: string;
   variables: readonly string[];
   settings: PromptSettings;
+  /** The shared texts it includes (`{{> name}}`). */
+  partials: string[];
 }
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
@@ -37,6 +39,8 @@ export function loadPrompts(dir: string): Prompts {
   );
   const loaded = new Map<string, LoadedPrompt>();
   const problems: string[] = [];
+  // Shared text a prompt includes with `{{> name}}` (the house rules), loaded from its own file.
+  const partials: Record<string, string> = {};
   for (const [name, expected] of Object.entries(PROMPT_CATALOG)) {
     const file = files.get(name);
     if (!file) {
@@ -49,8 +53,20 @@ export function loadPrompts(dir: string): Prompts {
       problems.push(`prompts/${name}.md: ${(error as Error).message}`);
     }
   }
+  const included = new Set([...loaded.values()].flatMap((p) => p.partials));
+  for (const name of included) {
+    const file = files.get(name);
+    if (!file) problems.push(`prompts/${name}.md is missing (included as {{> ${name}}})`);
+    else
+      try {
+        partials[name] = parsePrompt(name, readFileSync(file, 'utf8'), []).template.trim();
+      } catch (error) {
+        problems.push(`prompts/${name}.md: ${(error as Error).message}`);
+      }
+  }
   for (const name of files.keys()) {
-    if (!(name in PROMPT_CATALOG)) problems.push(`prompts/${name}.md is not used by the code`);
+    if (!(name in PROMPT_CATALOG) && !included.has(name))
+      problems.push(`prompts/${name}.md is not used by the code`);
   }
   if (problems.length > 0)
     throw new ConfigError('invalid_prompts', `Invalid prompts: ${problems.join('; ')}`);
@@ -67,7 +83,7 @@ export function loadPrompts(dir: string): Prompts {
         );
       }
       // Prompts are plain text: no HTML escaping of values.
-      const text = Mustache.render(prompt.template, variables, {}, { escape: (v: string) => v });
+      const text = Mustache.render(prompt.template, variables, partials, { escape: (v: string) => v });
       return { text: text.trim(), settings: prompt.settings };
     },
   };
@@ -86,22 +102,24 @@ function parsePrompt(name: string, source: string, expected: readonly string[]):
   if (missing.length) throw new Error(`does not declare variables the code passes: ${missing.join(', ')}`);
   if (unknown.length) throw new Error(`declares variables the code does not pass: ${unknown.join(', ')}`);
   const template = match[2]!;
-  const used = templateVariables(template);
+  const { names: used, partials } = templateNames(template);
   const undeclared = [...used].filter((v) => !declared.includes(v));
   if (undeclared.length) throw new Error(`uses undeclared variables: ${undeclared.join(', ')}`);
-  return { template, variables: declared, settings: { maxTokens: meta.data.max_tokens } };
+  return { template, variables: declared, settings: { maxTokens: meta.data.max_tokens }, partials };
 }
 
-/** Every variable name a Mustache template refers to, sections included. */
-function templateVariables(template: string): Set<string> {
+/** Every variable name a Mustache template refers to (sections included), and the partials it includes. */
+function templateNames(template: string): { names: Set<string>; partials: string[] } {
   const names = new Set<string>();
+  const partials: string[] = [];
   const walk = (tokens: unknown[]) => {
     for (const token of tokens as [string, string, number, number, unknown[]?][]) {
       const [type, value, , , children] = token;
       if (type === 'name' || type === '&' || type === '#' || type === '^') names.add(value);
+      if (type === '>') partials.push(value);
       if (children) walk(children);
     }
   };
   walk(Mustache.parse(template));
-  return names;
+  return { names, partials };
 }

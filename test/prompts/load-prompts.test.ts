@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPTS_DIR } from '../../src/compose.js';
 import { PROMPT_CATALOG } from '../../src/engine/prompt-catalog.js';
+import { countTokens } from '../../src/llm/count-tokens.js';
 import { loadPrompts } from '../../src/prompts/load-prompts.js';
 
 let dir = '';
@@ -43,6 +44,29 @@ describe('loadPrompts', () => {
     for (const name of ['clarification', 'research-plan', 'final-report', 'intermediate-report']) {
       expect(readFileSync(join(PROMPTS_DIR, `${name}.md`), 'utf8')).toMatch(/language/);
     }
+  });
+
+  it('opens every system prompt with the same house rules, long enough to be cached, and ends with the date', () => {
+    const prompts = loadPrompts(PROMPTS_DIR);
+    const date = { current_date: '2026-11-25' };
+    const systems = [
+      prompts.render('clarification', { ...date, max_questions: '5' }).text,
+      prompts.render('research-plan', { ...date, max_steps: '6' }).text,
+      prompts.render('final-report', date).text,
+      prompts.render('final-report-merge', { ...date, research_plan: 'p' }).text,
+      prompts.render('research-agent', { ...date, has_web_search: true, has_internal_search: false }).text,
+    ];
+    let shared = systems[0]!;
+    for (const text of systems) while (!text.startsWith(shared)) shared = shared.slice(0, -1);
+    expect(shared).toMatch(/^# House rules of this research assistant/);
+    expect(countTokens(shared)).toBeGreaterThanOrEqual(900);
+    for (const text of systems) expect(text.endsWith('Today is 2026-11-25.')).toBe(true);
+  });
+
+  it('refuses a missing included text', () => {
+    copyPrompts();
+    rmSync(join(dir, 'house-rules.md'));
+    expect(() => loadPrompts(dir)).toThrow(/prompts\/house-rules\.md is missing \(included as \{\{> house-rules\}\}\)/);
   });
 
   it('renders sections only when their flag is set', () => {
