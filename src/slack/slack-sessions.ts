@@ -44,6 +44,8 @@ export interface PostedMessage extends Place {
  */
 export class SlackSessions {
   private readonly starter: SessionStarter;
+  /** The latest /research command of each person being handled in this process. */
+  private readonly commandsOf = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: SlackSessionsDeps) {
     this.starter = new SessionStarter(deps);
@@ -51,6 +53,22 @@ export class SlackSessions {
 
   /** `/research <question>`: the root goes into the channel; returns an ephemeral reply when there is one. */
   async startFromCommand(place: Place, question: string): Promise<string | undefined> {
+    // One person's commands are taken one at a time here, so a burst of them is refused before any root
+    // is posted; admission still decides (across processes too), and a late refusal removes the root.
+    const previous = this.commandsOf.get(place.userId) ?? Promise.resolve();
+    const mine = previous.then(() => this.startCommand(place, question));
+    const settled = mine.then(
+      () => {},
+      () => {},
+    );
+    this.commandsOf.set(place.userId, settled);
+    void settled.then(() => {
+      if (this.commandsOf.get(place.userId) === settled) this.commandsOf.delete(place.userId);
+    });
+    return mine;
+  }
+
+  private async startCommand(place: Place, question: string): Promise<string | undefined> {
     const refusal = await this.starter.refusal(place, question);
     if (refusal) return refusal;
     let rootTs: string;

@@ -49,4 +49,23 @@ describe('deep-research ask --background', () => {
     await w.stop();
     expect((await store.get(first))!.report!.sources).toHaveLength(2);
   });
+
+  it('refuses what Slack refuses, with the same sentence: an overlong question and a research the caps would not cover', async () => {
+    const long = io();
+    expect(await submitCommand(deps('erin', [randomUUID()]), 'x'.repeat(2001), long)).toBe(2);
+    expect(long.err.text).toBe(
+      'error: Your question is 2,001 characters long; the limit is 2,000. Shorten it, and add details when I ask my clarifying questions.\n',
+    );
+    const capped = io();
+    const rules = async () => ({
+      perUser: 2,
+      caps: { userDailyUsd: 0.5 },
+      costUsd: [1, 2] as [number, number],
+    });
+    expect(await submitCommand({ ...deps('erin', [randomUUID()]), rules }, 'A question?', capped)).toBe(1);
+    expect(capped.err.text).toBe(
+      'error: You have used $0.00 of the $0.50 research budget for today, and a research costs at least about $1.00; try again tomorrow (UTC), or ask an admin to raise USER_DAILY_BUDGET_USD.\n',
+    );
+    expect((await store.listRecent({ requester: 'erin', limit: 5 })).length).toBe(0);
+  });
 });

@@ -66,7 +66,9 @@ describe('loadPrompts', () => {
   it('refuses a missing included text', () => {
     copyPrompts();
     rmSync(join(dir, 'house-rules.md'));
-    expect(() => loadPrompts(dir)).toThrow(/prompts\/house-rules\.md is missing \(included as \{\{> house-rules\}\}\)/);
+    expect(() => loadPrompts(dir)).toThrow(
+      /prompts\/house-rules\.md is missing \(included as \{\{> house-rules\}\}\)/,
+    );
   });
 
   it('renders sections only when their flag is set', () => {

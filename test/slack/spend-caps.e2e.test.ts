@@ -70,13 +70,17 @@ describe('daily spending caps', () => {
     );
   }, 60_000);
 
-  it('50 /research commands from one person at once start only MAX_SESSIONS_PER_USER; the rest are told why and leave no root behind', async () => {
+  it('50 /research commands from one person at once, over two processes, start only MAX_SESSIONS_PER_USER; the rest are told why and leave no root behind', async () => {
     // A new install's plan review wait: admitted sessions stay unfinished for the whole test.
     h = await slackHarness(new RuleLlm(), { MAX_SESSIONS_PER_USER: '2', PLAN_REVIEW_SECONDS: '60' });
-    const app = await h.start();
+    // Two `serve` processes behind a load balancer: one process takes a person's commands in turn,
+    // two decide at the same moment, which only admission's lock keeps apart.
+    const apps = [await h.start(), await h.start()];
     const replies = Array.from({ length: 50 }, (_, i) => h!.slack.responseUrl(`burst-${i}`));
     const answers = await Promise.all(
-      replies.map((url) => signedPost(app.url, slashCommand('Tidal power in 2025?', 'UBURST', url), FORM)),
+      replies.map((url, i) =>
+        signedPost(apps[i % 2]!.url, slashCommand('Tidal power in 2025?', 'UBURST', url), FORM),
+      ),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const refusals = await eventually(
