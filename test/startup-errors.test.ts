@@ -94,7 +94,7 @@ describe('serve and worker wait for what is not up yet', () => {
         DATABASE_URL: cluster.url,
         OPENAI_API_KEY: 'sk-test',
         SEARCH_PROVIDER: 'searxng',
-        SEARXNG_URL: 'http://127.0.0.1:9/',
+        SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
       });
       const stop = new AbortController();
       const done = runService(config, recordingLogger(lines), stop.signal, { mode: 'worker', pollMs: 50 });
@@ -122,7 +122,7 @@ describe('serve and worker wait for what is not up yet', () => {
       DATABASE_URL: db.url,
       OPENAI_API_KEY: 'sk-test',
       SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: 'http://127.0.0.1:9/',
+      SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: `http://127.0.0.1:${await closedPort()}/api/`,

@@ -5,6 +5,7 @@ import { isResearching } from '../store/session-lifecycle.js';
 import type { SessionRow } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
+import { keyedQueue } from './keyed-queue.js';
 import type { PlanReview } from './plan-review.js';
 import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
 import { CANNOT_POST } from './render/refusals.js';
@@ -44,8 +45,8 @@ export interface PostedMessage extends Place {
  */
 export class SlackSessions {
   private readonly starter: SessionStarter;
-  /** The latest /research command of each person being handled in this process. */
-  private readonly commandsOf = new Map<string, Promise<void>>();
+  /** Each person's /research commands, in turn. */
+  private readonly commandsOf = keyedQueue();
 
   constructor(private readonly deps: SlackSessionsDeps) {
     this.starter = new SessionStarter(deps);
@@ -55,17 +56,7 @@ export class SlackSessions {
   async startFromCommand(place: Place, question: string): Promise<string | undefined> {
     // One person's commands are taken one at a time here, so a burst of them is refused before any root
     // is posted; admission still decides (across processes too), and a late refusal removes the root.
-    const previous = this.commandsOf.get(place.userId) ?? Promise.resolve();
-    const mine = previous.then(() => this.startCommand(place, question));
-    const settled = mine.then(
-      () => {},
-      () => {},
-    );
-    this.commandsOf.set(place.userId, settled);
-    void settled.then(() => {
-      if (this.commandsOf.get(place.userId) === settled) this.commandsOf.delete(place.userId);
-    });
-    return mine;
+    return this.commandsOf(place.userId, () => this.startCommand(place, question));
   }
 
   private async startCommand(place: Place, question: string): Promise<string | undefined> {
@@ -79,14 +70,8 @@ export class SlackSessions {
       if (error instanceof SlackCallError && CANNOT_POST[error.code]) return CANNOT_POST[error.code];
       throw error;
     }
-    const refused = await this.starter.create({
-      ...place,
-      threadTs: rootTs,
-      question,
-      turn: 1,
-      role: 'root',
-      roleTs: rootTs,
-    });
+    const root = { threadTs: rootTs, role: 'root', roleTs: rootTs } as const;
+    const refused = await this.starter.create({ ...place, ...root, question, turn: 1 });
     // Refused between the early check and the decision (requests at once): the root announces nothing.
     if (refused)
       await this.deps.api

@@ -110,9 +110,10 @@ function purposeOf(body: WireRequest): LlmPurpose {
   if (tools.has('generate_plan')) return 'clarify';
   if (tools.has('research_agent')) return 'orchestrator';
   if (tools.has('web_search') || tools.has('open_url') || tools.has('internal_search')) return 'agent';
+  // Every system prompt opens with the same house rules: the step's own instructions follow them.
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
-  if (system.startsWith('You write research plans')) return 'plan';
-  if (system.startsWith('You are revising the report')) return 'report_merge';
+  if (system.includes('\nYou write research plans')) return 'plan';
+  if (system.includes('\nYou are revising the report')) return 'report_merge';
   return 'final_report';
 }
 
