@@ -4,13 +4,10 @@
 //   2. 20 people mention the bot at once, WORKSPACE_DAILY_BUDGET_USD=6 (prices set)
 //   3. one person mentions the bot 20 times at once (20 channels), USER_DAILY_BUDGET_USD=6
 import pg from 'pg';
-import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
-import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
-import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
+import type { FakeSlack } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
 import { eventCallback, FORM, JSON_TYPE, signedPost, slashCommand } from '../test/helpers/slack-requests.js';
-import { benchDatabase } from './lib/bench-database.js';
-import { startServe, waitUntil } from './lib/serve-process.js';
+import { serveWithFakes, waitUntil } from './lib/serve-process.js';
 import { report } from './lib/stats.js';
 
 // Each model call costs $0.06 at this price; the settings estimate of a run is $0.40-$3.00.
@@ -55,20 +52,13 @@ async function scenario(
   name: string,
   env: Record<string, string>,
   capUsdOrLimit: number,
-  burst: (url: string, slack: Awaited<ReturnType<typeof fakeSlackServer>>) => Promise<unknown>[],
+  burst: (url: string, slack: FakeSlack) => Promise<unknown>[],
 ) {
-  const database = await benchDatabase(`admission_${name.toLowerCase()}`);
-  const slack = await fakeSlackServer();
-  const model = await fakeOpenAiServer(new RuleLlm({ rounds: 6 }));
-  const search = await fakeSearxngServer();
-  const { app, url } = await startServe({
-    modelUrl: model.baseUrl,
-    searchUrl: search.url,
-    databaseUrl: database.url,
-    slackApiUrl: slack.apiUrl,
+  const serve = await serveWithFakes(`admission_${name.toLowerCase()}`, new RuleLlm({ rounds: 6 }), {
     concurrentSessions: 20,
     env: { MAX_SESSIONS_PER_USER: '20', ...env, LOG_LEVEL: 'error' },
   });
+  const { url, slack, database } = serve;
   const started = performance.now();
   const requests = burst(url, slack);
   await Promise.all(requests);
@@ -107,8 +97,5 @@ async function scenario(
   figures[`${name}.sessions`] = sessions;
   figures[`${name}.refused`] = refusals;
   figures[`${name}.spentUsd`] = Number(spent.toFixed(2));
-  app.kill('SIGTERM');
-  await new Promise((r) => app.once('exit', r));
-  await Promise.all([slack.close(), model.close(), search.close()]);
-  await database.drop();
+  await serve.stop();
 }

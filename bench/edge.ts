@@ -2,29 +2,16 @@
 // /slack/events, unsigned, then with fresh but forged signature headers.   npm run bench:edge
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { fakeOpenAiServer } from '../test/fakes/fake-openai-server.js';
-import { fakeSearxngServer } from '../test/fakes/fake-searxng-server.js';
-import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { RuleLlm } from '../test/fakes/rule-llm.js';
-import { benchDatabase } from './lib/bench-database.js';
-import { startServe } from './lib/serve-process.js';
+import { serveWithFakes } from './lib/serve-process.js';
 import { fmt, report } from './lib/stats.js';
 
 const CLIENTS = Number(process.env.EDGE_CLIENTS ?? 100);
 const BODY_BYTES = 4 * 1024 * 1024;
 
-const database = await benchDatabase('edge');
-const slack = await fakeSlackServer();
-const model = await fakeOpenAiServer(new RuleLlm());
-const search = await fakeSearxngServer();
-const { app, url } = await startServe({
-  modelUrl: model.baseUrl,
-  searchUrl: search.url,
-  databaseUrl: database.url,
-  slackApiUrl: slack.apiUrl,
-  // Each refusal is a warning; a hundred of them would bury the figures.
-  env: { LOG_LEVEL: 'error' },
-});
+// Each refusal is a warning; a hundred of them would bury the figures.
+const serve = await serveWithFakes('edge', new RuleLlm(), { env: { LOG_LEVEL: 'error' } });
+const { app, url } = serve;
 const rssMb = () => {
   const status = readFileSync(`/proc/${app.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
@@ -70,10 +57,7 @@ console.log(`memory growth ${fmt(growth)} MB (target ≤ 50 MB): ${growth <= 50 
 const healthy = (await fetch(url.replace('/slack/events', '/healthz'))).status;
 console.log(`/healthz afterwards: ${healthy}`);
 report('edge', { ...figures, healthzAfter: healthy });
-app.kill('SIGTERM');
-await new Promise((r) => app.once('exit', r));
-await Promise.all([slack.close(), model.close(), search.close()]);
-await database.drop();
+await serve.stop();
 process.exit(0);
 
 /** Streams a whole 4 MB body unless the server answers first; resolves with the status. */

@@ -2,7 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Llm } from '../../src/ports/llm.js';
+import { fakeOpenAiServer } from '../../test/fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../../test/fakes/fake-searxng-server.js';
+import { fakeSlackServer } from '../../test/fakes/fake-slack-server.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../../test/helpers/slack-requests.js';
+import { benchDatabase } from './bench-database.js';
 
 /**
  * `deep-research serve` in its own process, as in production, against the
@@ -55,6 +60,44 @@ export async function startServe(options: {
     'the app to start',
   );
   return { app, url: `http://127.0.0.1:${port}/slack/events`, health };
+}
+
+/**
+ * A throwaway database, the fake Slack, model (answering with `llm`) and
+ * search servers, and `serve` against them; `stop` ends and removes them all.
+ */
+export async function serveWithFakes(
+  name: string,
+  llm: Llm,
+  options: {
+    slack?: Parameters<typeof fakeSlackServer>[0];
+    concurrentSessions?: number;
+    env?: Record<string, string>;
+  } = {},
+) {
+  const database = await benchDatabase(name);
+  const slack = await fakeSlackServer(options.slack);
+  const model = await fakeOpenAiServer(llm);
+  const search = await fakeSearxngServer();
+  const serve = await startServe({
+    modelUrl: model.baseUrl,
+    searchUrl: search.url,
+    databaseUrl: database.url,
+    slackApiUrl: slack.apiUrl,
+    concurrentSessions: options.concurrentSessions,
+    env: options.env,
+  });
+  return {
+    ...serve,
+    slack,
+    database,
+    async stop() {
+      serve.app.kill('SIGTERM');
+      await new Promise((resolve) => serve.app.once('exit', resolve));
+      await Promise.all([slack.close(), model.close(), search.close()]);
+      await database.drop();
+    },
+  };
 }
 
 export async function waitUntil(

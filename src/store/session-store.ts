@@ -215,15 +215,6 @@ export class SessionStore {
     };
   }
 
-  /** This person's sessions whose research is not finished: for the per-user limit. */
-  async activeCount(requester: string): Promise<number> {
-    const { rows } = await this.pool.query(
-      'SELECT count(*)::int AS n FROM sessions WHERE requester = $1 AND status = ANY($2::text[])',
-      [requester, RESEARCHING],
-    );
-    return rows[0].n;
-  }
-
   /** Sessions queued ahead of this one and not yet picked up by a worker. */
   async queuePosition(id: string): Promise<number> {
     const { rows } = await this.pool.query(

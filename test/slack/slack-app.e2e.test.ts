@@ -706,6 +706,26 @@ describe('DMs, status and admins', () => {
   });
 });
 
+/** Asks a question with /research and waits for it to fail: the stored session and the thread's notice. */
+async function failedResearch(harness: SlackHarness, timeoutMs: number) {
+  const app = await harness.start();
+  await signedPost(
+    app.url,
+    slashCommand('Why is the sky blue?', 'UANN', harness.slack.responseUrl('cmd')),
+    FORM,
+  );
+  const root = await eventually(
+    () => harness.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
+    5000,
+    'root',
+  );
+  await eventually(() => render(root).includes(':x: *Failed*'), timeoutMs, 'failed root');
+  const [session] = await storedSessions(harness);
+  expect(session!.status).toBe('failed');
+  const thread = harness.slack.thread('C1', root.ts).map(render);
+  return { session, thread, notice: thread.find((t) => t.startsWith(':x: The research failed')) };
+}
+
 describe('failures', () => {
   it('says in the thread, in one sentence with the session id, when research fails', async () => {
     const broken = {
@@ -714,43 +734,17 @@ describe('failures', () => {
       },
     };
     h = await slackHarness(broken, { LLM_MAX_RETRIES: '0' });
-    const app = await h.start();
-    await signedPost(app.url, slashCommand('Why is the sky blue?', 'UANN', h.slack.responseUrl('cmd')), FORM);
-    const root = await eventually(
-      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
-      5000,
-      'root',
-    );
-    await eventually(() => render(root).includes(':x: *Failed*'), 10_000, 'failed root');
-    const [session] = await storedSessions(h);
-    expect(session!.status).toBe('failed');
-    const notice = h.slack
-      .thread('C1', root.ts)
-      .map(render)
-      .find((t) => t.startsWith(':x: The research failed'));
+    const { session, notice } = await failedResearch(h, 10_000);
     expect(notice).toMatch(new RegExp(`^:x: The research failed: [^\\n]+\\. \\(session ${session!.id}\\)$`));
   });
 
   it('names the model server when its research answers were all unusable, instead of "found nothing"', async () => {
     // The plan is written; then every orchestrator and agent call gets a 200 whose JSON is cut off.
     h = await slackHarness(new RuleLlm(), {}, { garbage: (p) => p === 'orchestrator' || p === 'agent' });
-    const app = await h.start();
-    await signedPost(app.url, slashCommand('Why is the sky blue?', 'UANN', h.slack.responseUrl('cmd')), FORM);
-    const root = await eventually(
-      () => h!.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs),
-      5000,
-      'root',
-    );
-    await eventually(() => render(root).includes(':x: *Failed*'), 60_000, 'failed root');
-    const [session] = await storedSessions(h);
-    expect(session!.status).toBe('failed');
-    const notice = h.slack
-      .thread('C1', root.ts)
-      .map(render)
-      .find((t) => t.startsWith(':x: The research failed'));
+    const { session, notice, thread } = await failedResearch(h, 60_000);
     expect(notice).toBe(
       `:x: The research failed: The model server at ${h.model.baseUrl} sent answers the research could not use (The model server sent an empty or unreadable answer.), so nothing was researched: check OPENAI_BASE_URL and the model names, or try again later. (session ${session!.id})`,
     );
-    expect(h.slack.thread('C1', root.ts).map(render).join('\n')).not.toContain('found no sources');
+    expect(thread.join('\n')).not.toContain('found no sources');
   }, 90_000);
 });

@@ -99,7 +99,7 @@ describe('the session lifecycle', () => {
     const live = await insertSession(db.pool, { requester, status: 'clarifying' });
     const delivering = await insertSession(db.pool, { requester, status: 'delivering' });
     await insertSession(db.pool, { requester, status: 'done' });
-    expect(await store.activeCount(requester)).toBe(1);
+    expect(await store.activeSessions(requester)).toHaveLength(1);
     expect(await lifecycle.requestCancel(delivering, 'U1')).toBe(false);
     expect(await lifecycle.requestCancel(live, 'U1')).toBe(true);
     expect(await lifecycle.requestCancel(live, 'U1')).toBe(false);
