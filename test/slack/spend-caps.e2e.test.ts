@@ -155,4 +155,39 @@ describe('daily spending caps', () => {
     // The cap plus at most one run's overshoot: the step during which it crossed its limit (one model call).
     expect(rows[0].spent).toBeLessThanOrEqual(3 + 0.06 * 3);
   }, 120_000);
+
+  it('twenty mentions in one thread at once start one research and tell the rest it is under way', async () => {
+    h = await slackHarness(new RuleLlm(), { PLAN_REVIEW_SECONDS: '60', MAX_SESSIONS_PER_USER: '50' });
+    const app = await h.start();
+    const root = userTs();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        signedPost(
+          app.url,
+          eventCallback({
+            type: 'app_mention',
+            channel: 'C1',
+            user: `UT${i}`,
+            text: '<@UBOT> History of the transistor',
+            ts: userTs(),
+            thread_ts: root,
+          }),
+          JSON_TYPE,
+        ),
+      ),
+    );
+    const told = await eventually(
+      () => {
+        const said = h!.slack.calls.filter((c) => c.method === 'chat.postEphemeral');
+        return said.length >= 19 ? said : undefined;
+      },
+      30_000,
+      '19 replies',
+    );
+    expect(new Set(told.map((c) => String(c.args.text)))).toEqual(
+      new Set(['Research is already under way in this thread: wait for its report, or cancel it first.']),
+    );
+    expect(await storedSessions(h)).toHaveLength(1);
+  }, 60_000);
 });
+
