@@ -7,7 +7,6 @@ import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { unpricedModels } from './engine/usage.js';
-import { type AdmissionRules, SessionAdmission } from './jobs/admission.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
 import { isReasoningModelName } from './llm/model-traits.js';
@@ -21,6 +20,7 @@ import { urlWithoutSecrets } from './redact-secrets.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
+import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
 import { type Database, openDatabase } from './store/database.js';
 import {
   databaseAddress,
@@ -35,17 +35,7 @@ import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
 import { SpendStore } from './store/spend-store.js';
 import { SteeringStore } from './store/steering-store.js';
-
-/** The database and the repositories over it. */
-export interface Store {
-  db: Database;
-  sessions: SessionStore;
-  lifecycle: SessionLifecycle;
-  outbox: OutboxStore;
-  steering: SteeringStore;
-  spend: SpendStore;
-  admission: SessionAdmission;
-}
+import type { Store } from './store/store.js';
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -109,7 +99,6 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       outbox: new OutboxStore(db.pool, hours),
       steering: new SteeringStore(db.pool),
       spend: new SpendStore(db.pool),
-      admission: new SessionAdmission(db.pool, hours),
       applied,
     };
   } catch (error) {
@@ -200,15 +189,26 @@ export function runEstimate(config: Config, pool: pg.Pool): () => Promise<Estima
   return async () => estimateRun(engineSettings(config), await pastRuns(pool));
 }
 
-/** What a new session must fit (one definition for Slack and the CLI): the per-person limit and today's caps. */
-export function admissionRules(config: Config, pool: pg.Pool): () => Promise<AdmissionRules> {
+/**
+ * Admission as Slack and the CLI use it (one definition): the atomic
+ * decision, and the rules it applies (the per-person limit, today's caps and
+ * what a run is estimated to cost).
+ */
+export function sessionAdmission(
+  config: Config,
+  pool: pg.Pool,
+): { admission: SessionAdmission; rules: () => Promise<AdmissionRules> } {
   const estimate = runEstimate(config, pool);
-  return async () => ({
-    perUser: config.jobs.sessionsPerUser,
-    caps: config.jobs.spendCaps,
-    // Without an estimate nothing is reserved; the caps still count what finished research cost.
-    costUsd: (await estimate().catch(() => undefined))?.costUsd ?? null,
-  });
+  const admission = new SessionAdmission(pool, config.slack.deliveryDeadlineHours);
+  return {
+    admission,
+    rules: async () => ({
+      perUser: config.jobs.sessionsPerUser,
+      caps: config.jobs.spendCaps,
+      // Without an estimate nothing is reserved; the caps still count what finished research cost.
+      costUsd: (await estimate().catch(() => undefined))?.costUsd ?? null,
+    }),
+  };
 }
 
 /** The estimate as a plan under review shows it. */

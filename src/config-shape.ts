@@ -1,5 +1,5 @@
 import type { ModelPrice } from './engine/usage.js';
-import type { SpendCaps } from './jobs/spend-caps.js';
+import type { SpendCaps } from './sessions/spend-caps.js';
 import type { ReportFormat } from './slack/thread/report-intents.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */

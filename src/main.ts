@@ -2,31 +2,32 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { askCommand, type Io } from './cli/ask-command.js';
+import { askCommand } from './cli/ask-command.js';
 import { commandHelp, USAGE, VERSION } from './cli/help.js';
+import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { terminalLogger } from './cli/terminal-logger.js';
 import {
-  admissionRules,
   engineDeps,
   engineSettings,
   openStore,
   planEstimate,
-  type Store,
+  sessionAdmission,
   withKnowledgeBase,
 } from './compose.js';
 import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { withEnvFile } from './env-file.js';
 import { currentSessionId } from './jobs/session-scope.js';
-import { usageSummary } from './jobs/spend-caps.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+import { usageSummary } from './sessions/spend-caps.js';
+import type { Store } from './store/store.js';
 
 /** Parses the command line and runs one command; returns the exit code. */
 export async function runCli(
@@ -82,12 +83,11 @@ export async function runCli(
       });
       const config = loadConfig(env);
       if (values.background) {
-        return await withCliStore(config, ({ sessions, admission, db }) =>
+        return await withCliStore(config, ({ sessions, db }) =>
           submitCommand(
             {
               sessions,
-              admission,
-              rules: admissionRules(config, db.pool),
+              ...sessionAdmission(config, db.pool),
               newSessionId: randomUUID,
               requester: userInfo().username,
               maxQuestionChars: config.slack.maxQuestionChars,

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
-  admissionRules,
   engineDeps,
   engineSettings,
   openStoreWhenReachable,
   planEstimate,
-  type Store,
+  sessionAdmission,
   withKnowledgeBase,
 } from './compose.js';
 import type { Config } from './config.js';
@@ -27,6 +26,7 @@ import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
 import { sessionsByStatus } from './store/session-counts.js';
+import type { Store } from './store/store.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -200,7 +200,6 @@ async function startApp(
   const service = new SlackSessions({
     sessions: store.sessions,
     lifecycle: store.lifecycle,
-    admission: store.admission,
     outbox: store.outbox,
     steering: store.steering,
     deliver: () => delivery.dispatcher.nudge(),
@@ -208,7 +207,7 @@ async function startApp(
     log: logger,
     newSessionId: randomUUID,
     limits: { maxQuestionChars: slack.maxQuestionChars },
-    rules: admissionRules(config, store.db.pool),
+    ...sessionAdmission(config, store.db.pool),
     suggestedPrompts: slack.suggestedPrompts,
     planReviewSeconds: slack.planReviewSeconds,
     review,

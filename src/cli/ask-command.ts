@@ -1,6 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { describeError } from '../engine/errors.js';
 import type { ResearchEvent } from '../engine/events.js';
 import { questionRefusal } from '../engine/question-refusal.js';
@@ -12,6 +11,7 @@ import type { EngineSettings } from '../engine/settings.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
+import type { Io } from './io.js';
 import { showPaged } from './pager.js';
 import { reviewPlanAtPrompt } from './plan-prompt.js';
 import { renderForTerminal } from './terminal-markdown.js';
@@ -40,14 +40,6 @@ export interface AskDeps {
   estimatePlan?: () => Promise<string>;
   /** Shell command a long report goes through in a terminal (PAGER). */
   pager?: string;
-}
-
-export interface Io {
-  stdin: Readable;
-  stdout: Output;
-  stderr: Output;
-  /** Aborts on Ctrl-C. */
-  signal: AbortSignal;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { type IngestOutcome, ingestDocuments } from '../search/knowledge/ingest-documents.js';
 import type { KnowledgeStore } from '../search/knowledge/knowledge-store.js';
-import type { Io } from './ask-command.js';
+import type { Io } from './io.js';
 
 /** `deep-research kb ingest PATH...`: one line per file as it is done, then a summary. */
 export async function kbIngest(store: KnowledgeStore, paths: string[], io: Io): Promise<number> {

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { checkEditedPlan } from '../engine/edited-plan.js';
-import type { Io } from './ask-command.js';
+import type { Io } from './io.js';
 
 export type PlanDecision = { kind: 'start'; plan?: string } | { kind: 'cancel' };
 

@@ -1,9 +1,9 @@
-import type { Store } from '../compose.js';
 import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
-import type { Io } from './ask-command.js';
+import type { Store } from '../store/store.js';
 import { terminalReport } from './ask-command.js';
+import type { Io } from './io.js';
 
 /** `deep-research sessions list`: the latest sessions, newest first. */
 export async function listSessions(store: SessionStore, io: Io, limit = 20): Promise<number> {

@@ -1,8 +1,8 @@
 import { questionRefusal } from '../engine/question-refusal.js';
 import { newSession } from '../engine/run-session.js';
-import type { AdmissionRules, SessionAdmission } from '../jobs/admission.js';
+import type { AdmissionRules, SessionAdmission } from '../sessions/admission.js';
 import type { SessionStore } from '../store/session-store.js';
-import type { Io } from './ask-command.js';
+import type { Io } from './io.js';
 
 /**
  * `deep-research ask --background "question"`: queues the session for the

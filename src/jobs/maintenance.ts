@@ -1,5 +1,5 @@
-import type { Store } from '../compose.js';
 import type { Logger } from '../ports/logger.js';
+import type { Store } from '../store/store.js';
 
 /** Housekeeping any worker may run: unanswered clarifications expire, old sessions and event keys go. */
 export async function runMaintenance(

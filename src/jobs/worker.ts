@@ -5,6 +5,7 @@ import { runSession, type SessionOutcome } from '../engine/run-session.js';
 import type { EngineBase } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
 import type { Logger } from '../ports/logger.js';
+import { type SpendCaps, spendLeft } from '../sessions/spend-caps.js';
 import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
@@ -16,7 +17,6 @@ import { listenForCancels } from './cancel-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';
 import type { SessionSurface, SurfaceFactory } from './session-surface.js';
-import { type SpendCaps, spendLeft } from './spend-caps.js';
 
 export interface WorkerDeps {
   sessions: SessionStore;

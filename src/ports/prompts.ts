@@ -1,4 +1,4 @@
-import type { PromptName, PromptVariables } from '../engine/prompt-catalog.js';
+import type { PromptName, PromptVariables } from './prompt-catalog.js';
 
 /** Optional per-prompt model settings from the prompt's front matter. */
 export interface PromptSettings {

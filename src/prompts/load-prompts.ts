@@ -4,7 +4,7 @@ import Mustache from 'mustache';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../engine/errors.js';
-import { PROMPT_CATALOG, type PromptName, type PromptVariables } from '../engine/prompt-catalog.js';
+import { PROMPT_CATALOG, type PromptName, type PromptVariables } from '../ports/prompt-catalog.js';
 import type { PromptSettings, Prompts, RenderedPrompt } from '../ports/prompts.js';
 
 const FrontMatter = z

@@ -1,13 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../ports/logger.js';
 import { within } from '../within.js';
-import type { SlackAppOptions } from './slack-app.js';
 import type { OpsRoute } from './slack-receiver.js';
+
+/** What the operator routes answer with. */
+export interface OpsSources {
+  /** Answers /healthz with 200 and these figures, or 503 when it throws or takes over 1.5 s (the database is down or frozen). */
+  health: () => Promise<Record<string, unknown>>;
+  /** Answers /metrics (Prometheus text format). */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
+}
 
 const HEALTH_DEADLINE_MS = 1500;
 
 /** `/healthz` (200 with figures, 503 when the database does not answer in 1.5 s) and `/metrics`. */
-export function opsRoutes(options: Pick<SlackAppOptions, 'health' | 'metrics'>, log: Logger): OpsRoute[] {
+export function opsRoutes(options: OpsSources, log: Logger): OpsRoute[] {
   const health = (_req: IncomingMessage, res: ServerResponse) => {
     const json = (status: number, body: object) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);

@@ -1,9 +1,9 @@
 import { questionRefusal } from '../engine/question-refusal.js';
 import { newSession } from '../engine/run-session.js';
 import type { SessionState } from '../engine/session-state.js';
-import type { AdmissionRules, Refusal, SessionAdmission } from '../jobs/admission.js';
-import type { SpendCaps } from '../jobs/spend-caps.js';
 import type { Logger } from '../ports/logger.js';
+import type { AdmissionRules, Refusal, SessionAdmission } from '../sessions/admission.js';
+import type { SpendCaps } from '../sessions/spend-caps.js';
 import type { OutboxStore } from '../store/outbox-store.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionStore } from '../store/session-store.js';

@@ -2,7 +2,7 @@ import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../store/session-store.js';
 import { within } from '../within.js';
-import { opsRoutes } from './ops-routes.js';
+import { type OpsSources, opsRoutes } from './ops-routes.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
@@ -13,7 +13,7 @@ import { slackReceiver } from './slack-receiver.js';
 import type { SlackSessions } from './slack-sessions.js';
 import { foreignWorkspace } from './workspace-check.js';
 
-export interface SlackAppOptions {
+export interface SlackAppOptions extends OpsSources {
   botToken: string;
   signingSecret?: string;
   /** Set: Socket Mode (no public URL). Unset: HTTP on /slack/events. */
@@ -23,10 +23,6 @@ export interface SlackAppOptions {
   /** The address to listen on; unset: every interface. */
   host?: string;
   logger: Logger;
-  /** Answers /healthz with 200 and these figures, or 503 when it throws or takes over 1.5 s (the database is down or frozen). */
-  health: () => Promise<Record<string, unknown>>;
-  /** Answers /metrics (Prometheus text format). */
-  metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Who the token is (checked at start), so Bolt does not call auth.test itself and cache a failure. */
   identity: { botUserId: string; botId: string; teamId?: string };
 }

@@ -1,6 +1,6 @@
 import { withoutControls } from '../engine/control-characters.js';
 import { answerClarification, continueResearch } from '../engine/run-session.js';
-import { usageSummary } from '../jobs/spend-caps.js';
+import { usageSummary } from '../sessions/spend-caps.js';
 import { isResearching } from '../store/session-lifecycle.js';
 import type { SessionRow } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';

@@ -1,8 +1,8 @@
-import type { Store } from '../compose.js';
 import type { SurfaceFactory } from '../jobs/session-surface.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
+import type { Store } from '../store/store.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { EditScheduler } from './publish/edit-scheduler.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';

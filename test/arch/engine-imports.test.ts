@@ -35,6 +35,18 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps ports free of the rest of src: they are the contracts everything else depends on', () => {
+    const offenders: string[] = [];
+    for (const file of files(join(root, 'src/ports'))) {
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)) {
+        if (!spec!.startsWith('.')) continue;
+        const target = relative(root, resolve(dirname(file), spec!));
+        if (!target.startsWith('src/ports/')) offenders.push(`${relative(root, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('reads the environment only in src/config.ts', () => {
     const readers = files(join(root, 'src'))
       .filter((f) => readFileSync(f, 'utf8').includes('process.env.'))

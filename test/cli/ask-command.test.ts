@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { type AskOptions, askCommand, type Io } from '../../src/cli/ask-command.js';
+import { type AskOptions, askCommand } from '../../src/cli/ask-command.js';
+import type { Io } from '../../src/cli/io.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
-import type { Store } from '../../src/compose.js';
 import { ProviderError } from '../../src/engine/errors.js';
-import { SessionAdmission } from '../../src/jobs/admission.js';
 import { runCli } from '../../src/main.js';
 import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
@@ -16,6 +15,7 @@ import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { SpendStore } from '../../src/store/spend-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
+import type { Store } from '../../src/store/store.js';
 import {
   agentWithTask,
   call,
@@ -39,7 +39,6 @@ function storeOn(db: Database): Store {
     outbox: new OutboxStore(db.pool, 24),
     steering: new SteeringStore(db.pool),
     spend: new SpendStore(db.pool),
-    admission: new SessionAdmission(db.pool, 24),
   };
 }
 

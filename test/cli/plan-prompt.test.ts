@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { askCommand, type Io } from '../../src/cli/ask-command.js';
+import { askCommand } from '../../src/cli/ask-command.js';
+import type { Io } from '../../src/cli/io.js';
 import { call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
 import { harness, testSettings } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitCommand } from '../../src/cli/submit-command.js';
-import { SessionAdmission } from '../../src/jobs/admission.js';
+import { SessionAdmission } from '../../src/sessions/admission.js';
 import type { Database } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';

@@ -1,5 +1,5 @@
 import { Readable, Writable } from 'node:stream';
-import type { Io } from '../../src/cli/ask-command.js';
+import type { Io } from '../../src/cli/io.js';
 
 export class Capture extends Writable {
   text = '';

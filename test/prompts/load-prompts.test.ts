@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPTS_DIR } from '../../src/compose.js';
-import { PROMPT_CATALOG } from '../../src/engine/prompt-catalog.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
+import { PROMPT_CATALOG } from '../../src/ports/prompt-catalog.js';
 import { loadPrompts } from '../../src/prompts/load-prompts.js';
 
 let dir = '';

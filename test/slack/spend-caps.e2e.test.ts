@@ -190,4 +190,3 @@ describe('daily spending caps', () => {
     expect(await storedSessions(h)).toHaveLength(1);
   }, 60_000);
 });
-

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSession } from '../../src/engine/run-session.js';
-import { type Admission, type AdmissionRules, SessionAdmission } from '../../src/jobs/admission.js';
+import { type Admission, type AdmissionRules, SessionAdmission } from '../../src/sessions/admission.js';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';

@@ -1,0 +1,16 @@
+import type { Database } from './database.js';
+import type { OutboxStore } from './outbox-store.js';
+import type { SessionLifecycle } from './session-lifecycle.js';
+import type { SessionStore } from './session-store.js';
+import type { SpendStore } from './spend-store.js';
+import type { SteeringStore } from './steering-store.js';
+
+/** The database and the repositories over it. */
+export interface Store {
+  db: Database;
+  sessions: SessionStore;
+  lifecycle: SessionLifecycle;
+  outbox: OutboxStore;
+  steering: SteeringStore;
+  spend: SpendStore;
+}
