@@ -18,10 +18,7 @@ import { thinkTool } from '../tools/think-tool.js';
 import { errorText } from '../tools/tool-result.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
 import { webSearchTool } from '../tools/web-search-tool.js';
-
-export type AgentResult =
-  | { ok: true; report: string; sources: number }
-  | { ok: false; reason: string; cancelled?: boolean };
+import type { AgentResult } from './agent-result.js';
 
 /**
  * One research agent: it sees only its task (plus what the session already

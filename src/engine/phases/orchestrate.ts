@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { ChatMessage, ToolCall } from '../../ports/llm.js';
+import { runAgent } from '../agent/run-agent.js';
 import { firstStop, researchLimits, stopWhen } from '../loop/stop-rules.js';
 import {
   callModel,
@@ -110,6 +111,7 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
           until,
           activity: () => {},
           queue: (work) => limit(work),
+          dispatch: (agentId, task) => runAgent(ctx, agentId, task),
         }),
       ),
     );

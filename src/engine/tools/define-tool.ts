@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolCall, ToolSpec } from '../../ports/llm.js';
+import type { AgentResult } from '../agent/agent-result.js';
 import type { AgentActivity } from '../events.js';
 import type { SessionContext } from '../session-context.js';
 import type { ToolOutcome } from './tool-result.js';
@@ -20,6 +21,8 @@ export interface ToolEnv {
   activity: (activity: AgentActivity) => void;
   /** Runs work within the session's limit on parallel research agents. */
   queue: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Runs a research agent on a task: given by the loop that may dispatch agents (the orchestrator's). */
+  dispatch?: (agentId: string, task: string) => Promise<AgentResult>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runAgent } from '../agent/run-agent.js';
+import type { AgentResult } from '../agent/agent-result.js';
 import { defineTool } from './define-tool.js';
 import { errorText } from './tool-result.js';
 
@@ -20,14 +20,15 @@ export const researchAgentTool = defineTool({
       .describe('1-2 descriptive sentences giving the direction of investigation and all needed context.'),
   }),
   isEnabled: (_ctx, role) => role === 'orchestrator',
-  execute: ({ task }, { ctx, call, id: agentId, queue }) =>
+  execute: ({ task }, { ctx, call, id: agentId, queue, dispatch }) =>
     queue(async () => {
       const { deps, state } = ctx;
       if (ctx.cancel.aborted) return { content: 'Research agent cancelled.', shown: [] };
+      if (!dispatch) return { content: 'Error: research agents cannot be dispatched here.', shown: [] };
       deps.emit({ type: 'agent_started', agentId, task });
-      let result: Awaited<ReturnType<typeof runAgent>>;
+      let result: AgentResult;
       try {
-        result = await runAgent(ctx, agentId, task);
+        result = await dispatch(agentId, task);
       } catch (error) {
         // An agent's bug or a thrown provider error must not take the session down with it.
         ctx.log.error({ agentId, err: error }, 'research agent crashed');

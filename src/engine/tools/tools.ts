@@ -7,29 +7,23 @@ import { internalSearchTool } from './internal-search-tool.js';
 import { openUrlTool } from './open-url-tool.js';
 import { researchAgentTool } from './research-agent-tool.js';
 import { thinkTool } from './think-tool.js';
-import type { ToolOutcome } from './tool-result.js';
+import { errorText, type ToolOutcome } from './tool-result.js';
 import { webSearchTool } from './web-search-tool.js';
 
-/**
- * Every tool, in the order they are offered (a fixed order keeps requests
- * byte-identical for prompt caching). A function, not a constant: the
- * research-agent tool and the agent loop import each other.
- */
-function allTools(): Tool[] {
-  return [
-    researchAgentTool,
-    webSearchTool,
-    openUrlTool,
-    internalSearchTool,
-    thinkTool,
-    generateReportTool,
-    generatePlanTool,
-  ] as Tool[];
-}
+/** Every tool, in the order they are offered (a fixed order keeps requests byte-identical for prompt caching). */
+const ALL_TOOLS = [
+  researchAgentTool,
+  webSearchTool,
+  openUrlTool,
+  internalSearchTool,
+  thinkTool,
+  generateReportTool,
+  generatePlanTool,
+] as Tool[];
 
 /** The tools a role is offered in this session. */
 export function toolsFor(ctx: SessionContext, role: Role): Tool[] {
-  return allTools().filter((tool) => tool.isEnabled(ctx, role));
+  return ALL_TOOLS.filter((tool) => tool.isEnabled(ctx, role));
 }
 
 export function specsFor(tools: Tool[], role: Role): ToolSpec[] {
@@ -64,5 +58,14 @@ export async function runToolCall(
   const args = parseArgs(tool, call);
   if (!args.ok) return { content: args.message, shown: [] };
   if (tool.budgeted) ctx.state.toolCalls += 1;
-  return tool.execute(args.value, { ...env, call });
+  try {
+    return await tool.execute(args.value, { ...env, call });
+  } catch (error) {
+    // A tool that throws costs the model one result, never the session.
+    ctx.log.error({ err: error, tool: tool.name }, 'a tool failed');
+    return {
+      content: `Error: ${tool.name} failed (${errorText(error)}). Try again differently, or go on without it.`,
+      shown: [],
+    };
+  }
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { newSession } from '../../../src/engine/run-session.js';
 import { createContext } from '../../../src/engine/session-context.js';
 import type { EngineSettings } from '../../../src/engine/settings.js';
-import { toolSpec } from '../../../src/engine/tools/define-tool.js';
+import { defineTool, toolSpec } from '../../../src/engine/tools/define-tool.js';
 import { runToolCall, specsFor, toolsFor } from '../../../src/engine/tools/tools.js';
 import { webSearchTool } from '../../../src/engine/tools/web-search-tool.js';
 import { fakeKnowledgeBase, fakePageReader, fakeWebSearch } from '../../fakes/fake-tools.js';
@@ -106,5 +107,31 @@ describe('the tools offered to each role', () => {
     expect((await runToolCall(call('think_tool', { reasoning: 'hm' }), offered, env)).content).toBe(
       'Acknowledged, please continue.',
     );
+  });
+
+  it('turns a tool that throws into a result for the model, and the session goes on', async () => {
+    const ctx = context({ webSearch: fakeWebSearch({}) });
+    const exploding = defineTool({
+      name: 'explode',
+      description: 'Throws.',
+      input: z.object({}),
+      isEnabled: () => true,
+      execute: () => {
+        throw new Error('kaboom');
+      },
+    });
+    const env = {
+      ctx,
+      role: 'agent' as const,
+      id: 'a',
+      until: Date.now() + 10_000,
+      activity: () => {},
+      queue: <T>(w: () => Promise<T>) => w(),
+    };
+    const outcome = await runToolCall({ id: 'c1', name: 'explode', arguments: '{}' }, [exploding], env);
+    expect(outcome).toEqual({
+      content: 'Error: explode failed (kaboom). Try again differently, or go on without it.',
+      shown: [],
+    });
   });
 });
