@@ -3,7 +3,7 @@ import type { SessionState } from '../engine/session-state.js';
 import type { Queryable } from '../store/database.js';
 import { isUniqueViolation } from '../store/database-errors.js';
 import { insertQueued, type NewSession, type SlackOpening } from '../store/insert-session.js';
-import { RESEARCHING } from '../store/session-lifecycle.js';
+import { RESEARCHING } from '../store/session-status.js';
 import { SpendStore } from '../store/spend-store.js';
 import { capRefusal, type SpendCaps, type SpendLeft, spendLeft } from './spend-caps.js';
 

@@ -1,7 +1,7 @@
 import { withoutControls } from '../engine/control-characters.js';
 import { answerClarification, continueResearch } from '../engine/run-session.js';
 import { usageSummary } from '../sessions/spend-caps.js';
-import { isResearching } from '../store/session-lifecycle.js';
+import { isResearching } from '../store/session-status.js';
 import type { SessionRow } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';

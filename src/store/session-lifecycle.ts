@@ -3,62 +3,7 @@ import type { FinalReport, SessionState } from '../engine/session-state.js';
 import { insertQueued, insertRunning, type NewSession, type SlackOpening } from './insert-session.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
-
-export type SessionStatus =
-  | 'clarifying'
-  | 'reviewing'
-  | 'queued'
-  | 'running'
-  | 'reporting'
-  | 'delivering'
-  | 'done'
-  | 'undeliverable'
-  | 'failed'
-  | 'cancelled'
-  | 'expired';
-
-/** Research not finished yet: these count against the per-user limit and can be cancelled. */
-export const RESEARCHING: readonly SessionStatus[] = [
-  'clarifying',
-  'reviewing',
-  'queued',
-  'running',
-  'reporting',
-];
-/**
- * A worker can run these: waiting for one, handed back by one that stopped or
- * died, or a reviewed plan whose start time (queued_at) has come.
- */
-export const RUNNABLE: readonly SessionStatus[] = ['reviewing', 'queued', 'running', 'reporting'];
-/** Nothing more will happen to these (retention may delete them). */
-export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'failed', 'cancelled', 'expired'];
-
-/**
- * The only moves a session can make. `delivering` sits between a written
- * report and a reader who can see it: `done` means the requester has it.
- */
-export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
-  clarifying: ['queued', 'running', 'cancelled', 'expired'],
-  reviewing: ['running', 'cancelled'],
-  queued: ['running'],
-  running: ['reporting', 'clarifying', 'reviewing', 'delivering', 'done', 'failed', 'cancelled'],
-  reporting: ['delivering', 'done', 'failed', 'cancelled'],
-  delivering: ['done', 'undeliverable'],
-  done: [],
-  undeliverable: [],
-  failed: [],
-  cancelled: [],
-  expired: [],
-};
-
-export function isResearching(status: SessionStatus): boolean {
-  return RESEARCHING.includes(status);
-}
-
-/** The statuses a session may reach `to` from. */
-function sources(to: SessionStatus): SessionStatus[] {
-  return (Object.keys(TRANSITIONS) as SessionStatus[]).filter((from) => TRANSITIONS[from].includes(to));
-}
+import { FINISHED, movesTo, RESEARCHING, type SessionStatus } from './session-status.js';
 
 export type { NewSession } from './insert-session.js';
 
@@ -70,15 +15,15 @@ export interface Ending {
   costUsd?: number | null;
 }
 
-/**
- * Owns a session's status: every status write goes through here, each as one
- * statement guarded by the allowed transitions (and, for a worker, by holding
- * the lease). Slack writes caused by a move are recorded in the same
- * statement, so a crash never separates the state from what the thread must show.
- */
 /** The Postgres notification channel on which cancel requests are announced (payload: the session id). */
 export const CANCEL_CHANNEL = 'session_cancel';
 
+/**
+ * Owns a session's status: every status write goes through here, each as one
+ * statement guarded by the moves the table allows (movesTo) and, for a worker,
+ * by holding the lease. Slack writes caused by a move are recorded in the same
+ * statement, so a crash never separates the state from what the thread must show.
+ */
 export class SessionLifecycle {
   private readonly cancelListeners = new Set<(sessionId: string) => void>();
 
@@ -110,9 +55,9 @@ export class SessionLifecycle {
   /** A worker claimed a queued (or started) session (a resumed one is already running). */
   async begin(id: string, owner: string): Promise<void> {
     await this.pool.query(
-      `UPDATE sessions SET status = 'running', updated_at = now()
-       WHERE id = $1 AND status IN ('queued', 'reviewing') AND lease_owner = $2`,
-      [id, owner],
+      `UPDATE sessions SET status = $3, updated_at = now()
+       WHERE id = $1 AND status = ANY($4::text[]) AND lease_owner = $2`,
+      [id, owner, 'running', movesTo('running', ['queued', 'reviewing'])],
     );
   }
 
@@ -187,8 +132,8 @@ export class SessionLifecycle {
   async requeueAnswered(state: SessionState, intents: OutboxIntent[] = []): Promise<boolean> {
     const { rows } = await this.pool.query(
       `WITH s AS (
-         UPDATE sessions SET status = 'queued', queued_at = now(), updated_at = now()
-         WHERE id = $1 AND status = 'clarifying' AND cancel_requested_at IS NULL
+         UPDATE sessions SET status = $7, queued_at = now(), updated_at = now()
+         WHERE id = $1 AND status = ANY($8::text[]) AND cancel_requested_at IS NULL
          RETURNING id),
        c AS (
          INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
@@ -205,6 +150,8 @@ export class SessionLifecycle {
         JSON.stringify(state),
         intentsJson(intents),
         this.deliveryDeadlineHours,
+        'queued',
+        movesTo('queued', ['clarifying']),
       ],
     );
     return rows[0].n === 1;
@@ -214,13 +161,21 @@ export class SessionLifecycle {
   async cancelWaiting(id: string, by: string, intents: OutboxIntent[] = []): Promise<boolean> {
     const { rows } = await this.pool.query(
       `WITH s AS (
-         UPDATE sessions SET status = 'cancelled', cancelled_by = $2, cancel_requested_at = now(),
+         UPDATE sessions SET status = $5, cancelled_by = $2, cancel_requested_at = now(),
            updated_at = now(), finished_at = now()
-         WHERE id = $1 AND (status = 'clarifying' OR (status = 'reviewing' AND lease_owner IS NULL))
+         -- A reviewed plan a worker holds is starting: that one is cancelled through its worker.
+         WHERE id = $1 AND status = ANY($6::text[]) AND (lease_owner IS NULL OR status <> 'reviewing')
          RETURNING id),
        i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
-      [id, by, intentsJson(intents), this.deliveryDeadlineHours],
+      [
+        id,
+        by,
+        intentsJson(intents),
+        this.deliveryDeadlineHours,
+        'cancelled',
+        movesTo('cancelled', ['clarifying', 'reviewing']),
+      ],
     );
     return rows[0].n === 1;
   }
@@ -243,10 +198,10 @@ export class SessionLifecycle {
   /** Clarifications nobody answered in time expire; returns their ids so surfaces can say so. */
   async expireClarifications(olderThanHours: number): Promise<string[]> {
     const { rows } = await this.pool.query(
-      `UPDATE sessions SET status = 'expired', finished_at = now(), updated_at = now()
-       WHERE status = 'clarifying' AND updated_at < now() - make_interval(hours => $1)
+      `UPDATE sessions SET status = $2, finished_at = now(), updated_at = now()
+       WHERE status = ANY($3::text[]) AND updated_at < now() - make_interval(hours => $1)
        RETURNING id`,
-      [olderThanHours],
+      [olderThanHours, 'expired', movesTo('expired', ['clarifying'])],
     );
     return rows.map((r) => r.id);
   }
@@ -266,14 +221,20 @@ export class SessionLifecycle {
          -- The last write that was really tried says most about why.
          ORDER BY o.attempts = 0, o.id DESC LIMIT 1)
        UPDATE sessions s SET updated_at = now(), finished_at = now(),
-         status = CASE WHEN EXISTS (SELECT 1 FROM lost) THEN 'undeliverable' ELSE 'done' END,
+         status = CASE WHEN EXISTS (SELECT 1 FROM lost) THEN $2 ELSE $3 END,
          delivery_note = COALESCE((SELECT 'Slack did not take the report: ' || COALESCE(last_error, 'unknown error')
                                    FROM lost), delivery_note)
-       WHERE s.id = $1 AND s.status = 'delivering'
+       WHERE s.id = $1 AND s.status = ANY($4::text[]) AND s.status = ANY($5::text[])
          AND NOT EXISTS (SELECT 1 FROM slack_outbox o WHERE o.session_id = $1 AND o.essential
                            AND o.state = 'pending')
        RETURNING status`,
-      [id],
+      [
+        id,
+        'undeliverable',
+        'done',
+        movesTo('undeliverable', ['delivering']),
+        movesTo('done', ['delivering']),
+      ],
     );
     return (rows[0]?.status as SessionStatus | undefined) ?? null;
   }
@@ -296,7 +257,7 @@ export class SessionLifecycle {
     },
   ): Promise<void> {
     const { owner, ending = {}, intents = [] } = options;
-    const from = options.from ?? sources(to);
+    const from = movesTo(to, options.from);
     const { rows } = await this.pool.query(
       `WITH s AS (
          UPDATE sessions SET status = $2,

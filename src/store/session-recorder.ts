@@ -4,7 +4,8 @@ import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
 import { outageLog, untilWritten } from './database-outage.js';
 import type { OutboxIntent } from './outbox-intent.js';
-import type { SessionLifecycle, SessionStatus } from './session-lifecycle.js';
+import type { SessionLifecycle } from './session-lifecycle.js';
+import type { SessionStatus } from './session-status.js';
 import { isStoredEvent, type SessionStore } from './session-store.js';
 
 /**

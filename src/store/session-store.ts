@@ -3,7 +3,7 @@ import type { ResearchEvent } from '../engine/events.js';
 import type { FinalReport, SessionState } from '../engine/session-state.js';
 import { emptyUsage, type Usage } from '../engine/usage.js';
 import { LeaseLostError } from './lease-lost-error.js';
-import { FINISHED, RESEARCHING, type SessionStatus } from './session-lifecycle.js';
+import { FINISHED, RESEARCHING, type SessionStatus } from './session-status.js';
 
 export interface SessionRow {
   id: string;

@@ -1,5 +1,5 @@
 import type { Queryable } from './database.js';
-import { RESEARCHING } from './session-lifecycle.js';
+import { RESEARCHING } from './session-status.js';
 
 export interface Spend {
   /** Sessions that finished in the period. */

@@ -47,6 +47,31 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('writes a session status only in the lifecycle, each write guarded by the transition table', () => {
+    const updates = (source: string) =>
+      source
+        .split(/UPDATE sessions\b/)
+        .slice(1)
+        .map((u) => u.split('`')[0]!);
+    const writesStatus = (u: string) => /SET[\s\S]*?\bstatus = (\$\d+|CASE)/.test(u);
+    const elsewhere = files(join(root, 'src'))
+      .filter((f) => !f.endsWith('store/session-lifecycle.ts'))
+      .filter((f) =>
+        updates(readFileSync(f, 'utf8')).some((u) => /\bstatus =(?! ANY)/.test(u.split('WHERE')[0]!)),
+      )
+      .map((f) => relative(root, f));
+    expect(elsewhere).toEqual([]);
+    const lifecycle = readFileSync(join(root, 'src/store/session-lifecycle.ts'), 'utf8');
+    const writes = updates(lifecycle).filter(writesStatus);
+    // begin, requeueAnswered, cancelWaiting, expireClarifications, settleDelivery and move.
+    expect(writes).toHaveLength(6);
+    for (const write of writes) {
+      expect(write).toMatch(/status = ANY\(\$\d+::text\[\]\)/);
+      expect(write).not.toMatch(/status (=|IN) \(?'/);
+    }
+    expect(lifecycle.match(/movesTo\(/g)?.length).toBeGreaterThanOrEqual(7);
+  });
+
   it('reads the environment only in src/config.ts', () => {
     const readers = files(join(root, 'src'))
       .filter((f) => readFileSync(f, 'utf8').includes('process.env.'))
