@@ -15,7 +15,7 @@ import type { Io } from './io.js';
 import { showPaged } from './pager.js';
 import { reviewPlanAtPrompt } from './plan-prompt.js';
 import { renderForTerminal } from './terminal-markdown.js';
-import { type Output, TerminalView } from './terminal-view.js';
+import { TerminalView } from './terminal-view.js';
 
 export interface AskOptions {
   question: string;
