@@ -1,7 +1,7 @@
 import { withoutControls } from '../engine/control-characters.js';
 import { answerClarification, continueResearch } from '../engine/run-session.js';
 import { usageSummary } from '../sessions/spend-caps.js';
-import { isResearching } from '../store/session-status.js';
+import { isResearching, STEERABLE } from '../store/session-status.js';
 import type { SessionRow } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
@@ -143,9 +143,8 @@ export class SlackSessions {
       return;
     }
     if (isResearching(latest.status)) {
-      // Notes reach the orchestrator at its next (or first) cycle: once the report is being written there is none.
-      const steerable = ['reviewing', 'queued', 'running'].includes(latest.status);
-      if (steerable && latest.requester === message.userId) await this.steer(latest.id, message);
+      if (STEERABLE.includes(latest.status) && latest.requester === message.userId)
+        await this.steer(latest.id, message);
       return;
     }
     // In a DM there is nobody else to talk to: a reply in a finished thread is a follow-up question.

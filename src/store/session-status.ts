@@ -47,6 +47,12 @@ export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[
   expired: [],
 };
 
+/**
+ * The requester's notes reach the orchestrator at its next (or first) cycle:
+ * once the report is being written there is none.
+ */
+export const STEERABLE: readonly SessionStatus[] = ['reviewing', 'queued', 'running'];
+
 export function isResearching(status: SessionStatus): boolean {
   return RESEARCHING.includes(status);
 }
