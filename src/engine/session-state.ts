@@ -7,23 +7,12 @@
  * - checkpoint: this state, saved after every step; a session resumes from it.
  */
 import type { ChatMessage } from '../ports/llm.js';
+import type { FinalReport, Source, StopReason } from '../ports/report.js';
 import type { Usage } from './usage.js';
 
-export const STATE_VERSION = 1;
+export type { FinalReport, PartialReason, Source, StopReason } from '../ports/report.js';
 
-export interface Source {
-  /** Session-global number, stable from the moment the source was first shown to an agent. */
-  n: number;
-  kind: 'web' | 'kb';
-  /** Canonical URL for web pages, `kb:<documentId>` for knowledge-base documents. */
-  key: string;
-  title: string;
-  url?: string;
-  path?: string;
-  snippet: string;
-  publishedAt?: string;
-  author?: string;
-}
+export const STATE_VERSION = 1;
 
 export interface ResearchRequest {
   question: string;
@@ -34,9 +23,6 @@ export interface ResearchRequest {
   /** The requester reviews the plan before research starts; it starts by itself after `seconds`. */
   planReview?: { seconds: number };
 }
-
-/** Why research stopped before the orchestrator chose to report: the report is then labelled partial. */
-export type StopReason = 'time_budget' | 'token_budget' | 'tool_call_budget' | 'spend_cap' | 'provider_error';
 
 /** `review`: the plan waits for the requester (or its time) before research starts. */
 export type Phase = 'clarify' | 'plan' | 'review' | 'research' | 'report' | 'done';
@@ -89,23 +75,4 @@ export interface SessionState {
   usage: Usage;
   stopReason: StopReason | null;
   report: FinalReport | null;
-}
-
-/**
- * Why a report is labelled partial: research stopped early, the report model
- * failed and findings are shown as they are, the research was cancelled, or
- * some research agents failed (the banner says which and why).
- */
-export type PartialReason = StopReason | 'report_unavailable' | 'cancelled' | 'agents_failed';
-
-export interface FinalReport {
-  /** Markdown with citations renumbered [1]..[n] in order of first citation. */
-  markdown: string;
-  /** Exactly the cited sources; `n` is the final number. */
-  sources: Source[];
-  partial: PartialReason | null;
-  durationMs: number;
-  sourcesSeen: number;
-  /** Null when a model used has no price in the table. */
-  costUsd: number | null;
 }

@@ -1,10 +1,11 @@
 import type { ResearchEvent } from '../../engine/events.js';
 import { initialProgress, type Progress, reduceProgress } from '../../engine/progress.js';
 import { usageFooter } from '../../engine/report-markdown.js';
-import type { FinalReport, SessionState } from '../../engine/session-state.js';
+import type { SessionState } from '../../engine/session-state.js';
 import type { SessionSurface, Settled } from '../../jobs/session-surface.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
+import type { FinalReport } from '../../ports/report.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { OutboxStore } from '../../store/outbox-store.js';
 import type { SessionRow, SessionStore, SlackMessageRef } from '../../store/session-store.js';

@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/web-api';
 import { describeActivity, formatDuration, type Progress } from '../../engine/progress.js';
 import { domainOf, sourceLabel } from '../../engine/report-markdown.js';
-import type { FinalReport } from '../../engine/session-state.js';
+import type { FinalReport } from '../../ports/report.js';
 import { modelMrkdwn, mrkdwnLink, safeText } from './mrkdwn.js';
 import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
 

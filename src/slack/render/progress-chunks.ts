@@ -6,7 +6,7 @@ import {
 } from '../../engine/progress.js';
 import { domainOf } from '../../engine/report-markdown.js';
 import { reportSummary } from '../../engine/report-summary.js';
-import type { FinalReport } from '../../engine/session-state.js';
+import type { FinalReport } from '../../ports/report.js';
 import { count, type Ending, oneLine } from './messages.js';
 
 /** Chunks of a streamed message (docs.slack.dev: chat.startStream / appendStream / stopStream). */

@@ -1,5 +1,5 @@
 import { reportDocument } from '../../engine/report-markdown.js';
-import type { FinalReport } from '../../engine/session-state.js';
+import type { FinalReport } from '../../ports/report.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import { canvasDocument } from '../render/canvas-markdown.js';
 import { reportMessages, sourcesMessages } from '../render/messages.js';

@@ -1,0 +1,41 @@
+/**
+ * A finished (or partial) report as every surface reads it (Slack, the
+ * terminal, a file), whatever researched it: the backend-neutral view of a
+ * report. The engine's session state holds one; surfaces never need the rest.
+ */
+
+export interface Source {
+  /** Session-global number, stable from the moment the source was first shown to an agent. */
+  n: number;
+  kind: 'web' | 'kb';
+  /** Canonical URL for web pages, `kb:<documentId>` for knowledge-base documents. */
+  key: string;
+  title: string;
+  url?: string;
+  path?: string;
+  snippet: string;
+  publishedAt?: string;
+  author?: string;
+}
+
+/** Why research stopped before the orchestrator chose to report: the report is then labelled partial. */
+export type StopReason = 'time_budget' | 'token_budget' | 'tool_call_budget' | 'spend_cap' | 'provider_error';
+
+/**
+ * Why a report is labelled partial: research stopped early, the report model
+ * failed and findings are shown as they are, the research was cancelled, or
+ * some research agents failed (the banner says which and why).
+ */
+export type PartialReason = StopReason | 'report_unavailable' | 'cancelled' | 'agents_failed';
+
+export interface FinalReport {
+  /** Markdown with citations renumbered [1]..[n] in order of first citation. */
+  markdown: string;
+  /** Exactly the cited sources; `n` is the final number. */
+  sources: Source[];
+  partial: PartialReason | null;
+  durationMs: number;
+  sourcesSeen: number;
+  /** Null when a model used has no price in the table. */
+  costUsd: number | null;
+}
