@@ -1,6 +1,7 @@
-import type { ChatMessage, ToolCall, ToolSpec } from '../../ports/llm.js';
+import type { ChatMessage, ToolSpec } from '../../ports/llm.js';
 import type { AgentActivity } from '../events.js';
 import { firstStop, type LoopView, researchLimits, stopWhen } from '../loop/stop-rules.js';
+import { toolStep } from '../loop/tool-step.js';
 import {
   callModel,
   currentDate,
@@ -9,11 +10,10 @@ import {
   researchEndOf,
   type SessionContext,
 } from '../session-context.js';
-import { noteFailure, noteWorked, textOnlyAnswer } from '../session-failures.js';
+import { noteFailure, noteWorked } from '../session-failures.js';
 import { LIMITS, reserves } from '../settings.js';
 import { INVALID_ARGS } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
-import { withSessionIds } from '../tools/session-call-ids.js';
 import { thinkTool } from '../tools/think-tool.js';
 import { errorText } from '../tools/tool-result.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
@@ -58,9 +58,9 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
   ];
   const done = [stopWhen.toolCalled(generateReportTool.name)];
   while (!firstStop(limits, ctx, loop)) {
-    let calls: ToolCall[];
-    try {
-      const response = await callModel(ctx, {
+    const step = await toolStep(
+      ctx,
+      {
         model,
         purpose: 'agent',
         messages: [
@@ -73,27 +73,28 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
         maxTokens: system.settings.maxTokens,
         reasoningEffort: 'low',
         until: researchBy,
-      });
-      calls = withSessionIds(response.toolCalls, `${agentId}.${++loop.turn}`);
-      if (calls.length === 0) {
-        noteFailure(ctx.state, 'model', textOnlyAnswer(response.text));
-        messages.push({ role: 'assistant', content: response.text });
-        messages.push({
-          role: 'user',
-          content: 'Respond only with tool calls: research with the tools, or call generate_report.',
-        });
-        loop.cycle += 1;
-        continue;
-      }
-    } catch (error) {
-      const why = interruption(ctx, researchBy);
-      if (why === 'cancelled') return { ok: false, reason: 'cancelled', cancelled: true };
-      if (why === 'deadline') break;
-      noteFailure(ctx.state, 'model', errorText(error));
-      if (shown.size === 0) return { ok: false, reason: errorText(error) };
-      ctx.log.warn({ agentId, err: error }, 'agent model call failed; writing report from what was found');
+      },
+      `${agentId}.${++loop.turn}`,
+      'research with the tools, or call generate_report',
+    );
+    if (step.kind === 'text') {
+      messages.push(...step.nudge);
+      loop.cycle += 1;
+      continue;
+    }
+    if (step.kind === 'interrupted') {
+      if (step.why === 'cancelled') return { ok: false, reason: 'cancelled', cancelled: true };
       break;
     }
+    if (step.kind === 'failed') {
+      if (shown.size === 0) return { ok: false, reason: errorText(step.error) };
+      ctx.log.warn(
+        { agentId, err: step.error },
+        'agent model call failed; writing report from what was found',
+      );
+      break;
+    }
+    const { calls } = step;
     loop.calls = calls;
     if (firstStop(done, ctx, loop)) break;
 

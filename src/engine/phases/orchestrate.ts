@@ -1,22 +1,14 @@
 import pLimit from 'p-limit';
-import type { ChatMessage, ToolCall } from '../../ports/llm.js';
+import type { ChatMessage } from '../../ports/llm.js';
 import { runAgent } from '../agent/run-agent.js';
 import { firstStop, researchLimits, stopWhen } from '../loop/stop-rules.js';
-import {
-  callModel,
-  currentDate,
-  cycleStatus,
-  interruption,
-  researchEndOf,
-  type SessionContext,
-} from '../session-context.js';
-import { noteFailure, textOnlyAnswer } from '../session-failures.js';
+import { toolStep } from '../loop/tool-step.js';
+import { currentDate, cycleStatus, researchEndOf, type SessionContext } from '../session-context.js';
+import { noteFailure } from '../session-failures.js';
 import type { StopReason } from '../session-state.js';
 import { maxCyclesFor } from '../settings.js';
 import { INVALID_ARGS } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
-import { withSessionIds } from '../tools/session-call-ids.js';
-import { errorText } from '../tools/tool-result.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
 import { hasFindings } from './findings.js';
 import { applySteering } from './steering.js';
@@ -64,9 +56,9 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       messages.push({ role: 'user', content: deps.prompts.render('first-cycle-reminder', {}).text });
     }
     messages.push(cycleStatus(ctx, 'cycle', state.cycle + 1, maxCycles));
-    let calls: ToolCall[];
-    try {
-      const response = await callModel(ctx, {
+    const step = await toolStep(
+      ctx,
+      {
         model,
         purpose: 'orchestrator',
         messages,
@@ -75,30 +67,25 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
         maxTokens: system.settings.maxTokens,
         reasoningEffort: settings.reasoningEffort,
         until,
-      });
-      calls = withSessionIds(response.toolCalls, `cycle${state.cycle + 1}`);
-      if (calls.length === 0) {
-        if (hasFindings(state)) break;
-        noteFailure(state, 'model', textOnlyAnswer(response.text));
-        state.history.push({ role: 'assistant', content: response.text });
-        state.history.push({
-          role: 'user',
-          content: 'Respond only with tool calls: dispatch research_agent calls, or call generate_report.',
-        });
-        await finishCycle(ctx);
-        continue;
-      }
-    } catch (error) {
-      const why = interruption(ctx, until);
-      if (why === 'cancelled') return 'cancelled';
-      state.stopReason = why === 'deadline' ? 'time_budget' : 'provider_error';
-      if (why !== 'deadline') {
-        noteFailure(state, 'model', errorText(error));
-        ctx.log.warn({ err: error }, 'orchestrator model call failed; writing the report');
-      }
+      },
+      `cycle${state.cycle + 1}`,
+      'dispatch research_agent calls, or call generate_report',
+    );
+    if (step.kind === 'interrupted' && step.why === 'cancelled') return 'cancelled';
+    if (step.kind === 'interrupted' || step.kind === 'failed') {
+      state.stopReason = step.kind === 'interrupted' ? 'time_budget' : 'provider_error';
+      if (step.kind === 'failed')
+        ctx.log.warn({ err: step.error }, 'orchestrator model call failed; writing the report');
       deps.emit({ type: 'research_stopped', reason: state.stopReason });
       break;
     }
+    if (step.kind === 'text') {
+      if (hasFindings(state)) break;
+      state.history.push(...step.nudge);
+      await finishCycle(ctx);
+      continue;
+    }
+    const { calls } = step;
     if (firstStop(done, ctx, { cycle: state.cycle, turn: state.cycle, calls })) break;
 
     // Every call gets a result (strict providers require it); agents beyond the parallel limit wait their turn.
