@@ -107,14 +107,16 @@ export async function runCli(
         json: values.json,
         yes: values.yes,
       };
-      return await withStore(config, logger, async ({ sessions, lifecycle, db }) =>
-        askCommand(
+      return await withStore(config, logger, async ({ sessions, lifecycle, db }) => {
+        const { admission, rules } = sessionAdmission(config, db.pool);
+        return askCommand(
           {
             engine: await withKnowledgeBase(engine, db),
             settings: engineSettings(config),
             newSessionId: randomUUID,
             sessions,
             lifecycle,
+            admit: async (session) => admission.admitRunning(session, await rules()),
             requester: userInfo().username,
             maxQuestionChars: config.slack.maxQuestionChars,
             estimatePlan: planEstimate(config, db.pool),
@@ -122,8 +124,8 @@ export async function runCli(
           },
           options,
           io,
-        ),
-      );
+        );
+      });
     }
     if (command === 'usage') {
       const config = loadConfig(env);

@@ -8,12 +8,15 @@ import { answerClarification, newSession, runSession, type SessionOutcome } from
 import type { EngineBase, EngineDeps } from '../engine/session-context.js';
 import type { EngineSettings } from '../engine/settings.js';
 import type { FinalReport } from '../ports/report.js';
+import type { Admission } from '../sessions/admission.js';
+import type { NewSession } from '../store/insert-session.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
 import { showPaged } from './pager.js';
 import { reviewPlanAtPrompt } from './plan-prompt.js';
+import { refusalLine } from './refusal-line.js';
 import { renderForTerminal } from './terminal-markdown.js';
 import { TerminalView } from './terminal-view.js';
 
@@ -33,6 +36,8 @@ export interface AskDeps {
   /** Where the session is recorded, so `sessions show` can print it later. */
   sessions?: SessionStore;
   lifecycle?: SessionLifecycle;
+  /** Admission (the per-person limit and the caps, as in Slack): decides and records the session. */
+  admit?: (session: NewSession) => Promise<Admission>;
   requester?: string;
   /** MAX_QUESTION_CHARS, as in Slack. */
   maxQuestionChars: number;
@@ -83,19 +88,28 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     saveCheckpoint: recorder ? (s) => recorder.checkpoint(s) : async () => {},
   };
   try {
-    await deps.lifecycle?.createRunning({
+    const record: NewSession = {
       id: state.sessionId,
       origin: 'cli',
       requester: deps.requester ?? 'cli',
       question,
-    });
+    };
+    const admission = deps.admit ? await deps.admit(record) : undefined;
+    if (admission && !admission.admitted) {
+      io.stderr.write(`error: ${refusalLine(admission.refusal)}\n`);
+      return 1;
+    }
+    if (!admission) await deps.lifecycle?.createRunning(record);
+    // Under the caps the run may spend what it reserved.
+    const limit = admission?.spendLimitUsd;
+    const settings = limit === undefined ? deps.settings : { ...deps.settings, spendLimitUsd: limit };
     view?.print(
       `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
     );
     if (options.json)
       io.stdout.write(`${JSON.stringify({ type: 'session', sessionId: state.sessionId, question })}\n`);
     view?.start();
-    let outcome: SessionOutcome = await runSession(engine, deps.settings, state, { signal: io.signal });
+    let outcome: SessionOutcome = await runSession(engine, settings, state, { signal: io.signal });
     if (outcome.kind === 'needs_clarification') {
       await recorder?.finish(outcome);
       view?.stop();
@@ -103,7 +117,7 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
       state = answerClarification(outcome.state, answer);
       await deps.lifecycle?.resume(state.sessionId);
       view?.start();
-      outcome = await runSession(engine, deps.settings, state, { signal: io.signal });
+      outcome = await runSession(engine, settings, state, { signal: io.signal });
     }
     if (outcome.kind === 'needs_plan_review') {
       view?.stop();
@@ -115,7 +129,7 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
       const declined = new AbortController();
       if (decision.kind === 'cancel') declined.abort();
       view?.start();
-      outcome = await runSession(engine, deps.settings, state, {
+      outcome = await runSession(engine, settings, state, {
         signal: decision.kind === 'cancel' ? declined.signal : io.signal,
       });
       if (decision.kind === 'cancel') {

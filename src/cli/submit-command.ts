@@ -3,6 +3,7 @@ import { newSession } from '../engine/run-session.js';
 import type { AdmissionRules, SessionAdmission } from '../sessions/admission.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
+import { refusalLine } from './refusal-line.js';
 
 /**
  * `deep-research ask --background "question"`: queues the session for the
@@ -42,14 +43,7 @@ export async function submitCommand(
     await deps.rules(),
   );
   if (!admission.admitted) {
-    const { refusal } = admission;
-    const why =
-      refusal.kind === 'too_many'
-        ? `you already have ${refusal.active} research sessions running (the limit is ${refusal.limit}); wait for one to finish or cancel it.`
-        : refusal.kind === 'spend_cap'
-          ? refusal.sentence
-          : 'research is already under way there.';
-    io.stderr.write(`error: ${why}\n`);
+    io.stderr.write(`error: ${refusalLine(admission.refusal)}\n`);
     return 1;
   }
   const ahead = await deps.sessions.queuePosition(id);

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { SessionState } from '../engine/session-state.js';
 import type { Queryable } from '../store/database.js';
 import { isUniqueViolation } from '../store/database-errors.js';
-import { insertQueued, type NewSession, type SlackOpening } from '../store/insert-session.js';
+import { insertQueued, insertRunning, type NewSession, type SlackOpening } from '../store/insert-session.js';
 import { RESEARCHING } from '../store/session-status.js';
 import { SpendStore } from '../store/spend-store.js';
 import { capRefusal, type SpendCaps, type SpendLeft, spendLeft } from './spend-caps.js';
@@ -24,7 +24,8 @@ export type Refusal =
   | { kind: 'spend_cap'; sentence: string };
 
 export type Admission =
-  | { admitted: true; reservedUsd: number | null }
+  /** `spendLimitUsd`: what the run may spend under the caps (its reservation); unset without caps. */
+  | { admitted: true; reservedUsd: number | null; spendLimitUsd?: number }
   | { admitted: false; refusal: Refusal };
 
 /** Where admission figures stand when a request is decided. */
@@ -49,7 +50,8 @@ export function decideAdmission(figures: AdmissionFigures, rules: AdmissionRules
   if (sentence) return { admitted: false, refusal: { kind: 'spend_cap', sentence } };
   const high = rules.costUsd?.[1] ?? null;
   const reservedUsd = high === null ? null : limitUsd === undefined ? high : Math.min(high, limitUsd);
-  return { admitted: true, reservedUsd };
+  if (limitUsd === undefined) return { admitted: true, reservedUsd };
+  return { admitted: true, reservedUsd, spendLimitUsd: reservedUsd ?? limitUsd };
 }
 
 /** Who asks, and in which thread (a thread with research under way takes no second one). */
@@ -74,11 +76,29 @@ export class SessionAdmission {
     return decideAdmission(await figures(this.pool, who, rules.caps), rules);
   }
 
-  async admitQueued(
+  /** A session for the workers, if admitted. */
+  admitQueued(
     session: NewSession,
     initial: SessionState,
     slack: SlackOpening,
     rules: AdmissionRules,
+  ): Promise<Admission> {
+    return this.admit(session, rules, (client, reservedUsd) =>
+      insertQueued(client, { ...session, reservedUsd }, initial, slack, this.deliveryDeadlineHours),
+    );
+  }
+
+  /** A session the terminal runs itself (`deep-research ask`), if admitted. */
+  admitRunning(session: NewSession, rules: AdmissionRules): Promise<Admission> {
+    return this.admit(session, rules, (client, reservedUsd) =>
+      insertRunning(client, { ...session, reservedUsd }),
+    );
+  }
+
+  private async admit(
+    session: NewSession,
+    rules: AdmissionRules,
+    insert: (client: Queryable, reservedUsd: number | null) => Promise<void>,
   ): Promise<Admission> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
@@ -86,14 +106,7 @@ export class SessionAdmission {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
       const decision = decideAdmission(await figures(client, session, rules.caps), rules);
-      if (decision.admitted)
-        await insertQueued(
-          client,
-          { ...session, reservedUsd: decision.reservedUsd },
-          initial,
-          slack,
-          this.deliveryDeadlineHours,
-        );
+      if (decision.admitted) await insert(client, decision.reservedUsd);
       await client.query('COMMIT');
       return decision;
     } catch (error) {

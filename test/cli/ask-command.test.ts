@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { type AskOptions, askCommand } from '../../src/cli/ask-command.js';
+import { type AskDeps, type AskOptions, askCommand } from '../../src/cli/ask-command.js';
 import type { Io } from '../../src/cli/io.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
+import { SessionAdmission } from '../../src/sessions/admission.js';
 import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
@@ -42,7 +43,13 @@ function storeOn(db: Database): Store {
   };
 }
 
-function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, store?: Store) {
+function ask(
+  llm: ScriptedLlm,
+  options: Partial<AskOptions>,
+  streams: Io,
+  store?: Store,
+  admit?: AskDeps['admit'],
+) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
   return askCommand(
@@ -52,6 +59,7 @@ function ask(llm: ScriptedLlm, options: Partial<AskOptions>, streams: Io, store?
       newSessionId: store ? randomUUID : () => 'sess-1',
       sessions: store?.sessions,
       lifecycle: store?.lifecycle,
+      admit,
       requester: 'ann',
       maxQuestionChars: 2000,
     },
@@ -269,6 +277,26 @@ describe('sessions in the store', () => {
       const missing = io();
       expect(await showSession(store, 'ffffffff', missing)).toBe(1);
       expect(missing.err.text).toContain('no session matches "ffffffff"');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('is admitted like Slack: a research the caps would not cover is refused with the same sentence, before any model call', async () => {
+    const db = await realPostgres();
+    try {
+      const store = storeOn(db);
+      const admission = new SessionAdmission(db.pool, 24);
+      const rules = { perUser: 2, caps: { userDailyUsd: 0.5 }, costUsd: [1, 2] as [number, number] };
+      const streams = io();
+      const llm = new ScriptedLlm([]);
+      expect(
+        await ask(llm, { clarify: false }, streams, store, (s) => admission.admitRunning(s, rules)),
+      ).toBe(1);
+      expect(streams.err.text).toBe(
+        'error: You have used $0.00 of the $0.50 research budget for today, and a research costs at least about $1.00; try again tomorrow (UTC), or ask an admin to raise USER_DAILY_BUDGET_USD.\n',
+      );
+      expect(await store.sessions.listRecent({ limit: 5 })).toEqual([]);
     } finally {
       await db.close();
     }
