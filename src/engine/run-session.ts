@@ -22,6 +22,7 @@ export type SessionOutcome =
 export function newSession(sessionId: string, request: ResearchRequest): SessionState {
   return {
     version: STATE_VERSION,
+    backend: 'agents',
     sessionId,
     request,
     phase: 'clarify',

@@ -37,8 +37,13 @@ export interface AgentRecord {
   error?: string;
 }
 
+/** The ways of researching a session can be run by; today the engine's own agents. */
+export type BackendName = 'agents';
+
 export interface SessionState {
   version: typeof STATE_VERSION;
+  /** Which research backend wrote this checkpoint (absent in checkpoints written before it was recorded). */
+  backend: BackendName;
   sessionId: string;
   request: ResearchRequest;
   phase: Phase;
@@ -75,4 +80,13 @@ export interface SessionState {
   usage: Usage;
   stopReason: StopReason | null;
   report: FinalReport | null;
+}
+
+/**
+ * A stored checkpoint as the current code reads it: checkpoints written
+ * before the backend was recorded were all written by the agents.
+ */
+export function readCheckpoint(stored: unknown): SessionState {
+  const state = stored as Omit<SessionState, 'backend'> & { backend?: BackendName };
+  return { ...state, backend: state.backend ?? 'agents' };
 }

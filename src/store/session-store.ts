@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ResearchEvent } from '../engine/events.js';
-import type { FinalReport, SessionState } from '../engine/session-state.js';
+import { type FinalReport, readCheckpoint, type SessionState } from '../engine/session-state.js';
 import { emptyUsage, type Usage } from '../engine/usage.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { FINISHED, RESEARCHING, type SessionStatus } from './session-status.js';
@@ -118,7 +118,7 @@ export class SessionStore {
 
   async loadCheckpoint(id: string): Promise<SessionState | null> {
     const { rows } = await this.pool.query('SELECT state FROM checkpoints WHERE session_id = $1', [id]);
-    return (rows[0]?.state as SessionState | undefined) ?? null;
+    return rows[0] ? readCheckpoint(rows[0].state) : null;
   }
 
   /** Appends in order after whatever the session already has (only while holding the lease, given `owner`). */
