@@ -3,30 +3,8 @@ import type { ResearchEvent } from '../engine/events.js';
 import { type FinalReport, readCheckpoint, type SessionState } from '../engine/session-state.js';
 import { emptyUsage, type Usage } from '../engine/usage.js';
 import { LeaseLostError } from './lease-lost-error.js';
-import { FINISHED, RESEARCHING, type SessionStatus } from './session-status.js';
-
-export interface SessionRow {
-  id: string;
-  origin: 'slack' | 'cli';
-  teamId: string | null;
-  channelId: string | null;
-  threadTs: string | null;
-  turn: number;
-  requester: string;
-  question: string;
-  status: SessionStatus;
-  plan: string | null;
-  report: FinalReport | null;
-  error: string | null;
-  cancelledBy: string | null;
-  /** How the report reached the requester when not in the thread, or why it could not. */
-  deliveryNote: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  finishedAt: Date | null;
-  /** What it may spend while unfinished, held against the daily caps (null: nothing reserved). */
-  reservedUsd: number | null;
-}
+import { type SessionRow, toRow } from './session-row.js';
+import { FINISHED, RESEARCHING } from './session-status.js';
 
 /** Events worth keeping: streamed text deltas are dropped, their final text arrives in plan_done / report_done. */
 export function isStoredEvent(event: ResearchEvent): boolean {
@@ -48,6 +26,8 @@ export interface Feedback {
   value: 'good' | 'bad';
   at: Date;
 }
+
+export type { SessionRow } from './session-row.js';
 
 export class SessionStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -286,27 +266,4 @@ export class SessionStore {
     );
     return rowCount ?? 0;
   }
-}
-
-function toRow(r: Record<string, unknown>): SessionRow {
-  return {
-    id: r.id as string,
-    origin: r.origin as SessionRow['origin'],
-    teamId: r.team_id as string | null,
-    channelId: r.channel_id as string | null,
-    threadTs: r.thread_ts as string | null,
-    turn: r.turn as number,
-    requester: r.requester as string,
-    question: r.question as string,
-    status: r.status as SessionStatus,
-    plan: r.plan as string | null,
-    report: r.report as FinalReport | null,
-    error: r.error as string | null,
-    cancelledBy: r.cancelled_by as string | null,
-    deliveryNote: r.delivery_note as string | null,
-    createdAt: r.created_at as Date,
-    updatedAt: r.updated_at as Date,
-    finishedAt: r.finished_at as Date | null,
-    reservedUsd: r.reserved_usd === null || r.reserved_usd === undefined ? null : Number(r.reserved_usd),
-  };
 }

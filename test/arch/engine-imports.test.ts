@@ -72,6 +72,13 @@ describe('architecture', () => {
     expect(lifecycle.match(/movesTo\(/g)?.length).toBeGreaterThanOrEqual(7);
   });
 
+  it('keeps every source file at 300 lines or fewer', () => {
+    const long = files(join(root, 'src'))
+      .map((f) => [relative(root, f), readFileSync(f, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 300);
+    expect(long).toEqual([]);
+  });
+
   it('reads the environment only in src/config.ts', () => {
     const readers = files(join(root, 'src'))
       .filter((f) => readFileSync(f, 'utf8').includes('process.env.'))

@@ -3,13 +3,10 @@ import { initialProgress, type Progress, reduceProgress } from '../../engine/pro
 import { usageFooter } from '../../engine/report-markdown.js';
 import type { SessionState } from '../../engine/session-state.js';
 import type { SessionSurface, Settled } from '../../jobs/session-surface.js';
-import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { FinalReport } from '../../ports/report.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
-import type { OutboxStore } from '../../store/outbox-store.js';
-import type { SessionRow, SessionStore, SlackMessageRef } from '../../store/session-store.js';
-import type { Dispatcher } from '../delivery/outbox-dispatcher.js';
+import type { SessionRow, SlackMessageRef } from '../../store/session-store.js';
 import {
   clarifyMessage,
   type Ending,
@@ -22,31 +19,12 @@ import {
 } from '../render/messages.js';
 import { safeText } from '../render/mrkdwn.js';
 import { closingLine, finalChunks, startChunks } from '../render/progress-chunks.js';
-import { type ReportFormat, reportIntents } from '../thread/report-intents.js';
+import { reportIntents } from '../thread/report-intents.js';
 import { SessionThread } from '../thread/session-thread.js';
 import { roleKey, ThreadMessages } from '../thread/thread-roles.js';
-import { AssistantStatus, type SetStatus, statusText } from './assistant-status.js';
-import type { EditScheduler } from './edit-scheduler.js';
-import { type AppendStream, ProgressStreamer } from './progress-streamer.js';
-
-export interface ThreadPublisherDeps {
-  outbox: OutboxStore;
-  dispatcher: Dispatcher;
-  edits: EditScheduler;
-  sessions: SessionStore;
-  clock: Clock;
-  /** How often the progress message refreshes its elapsed time when nothing else changes. */
-  tickMs?: number;
-  /** The assistant view's status line, for sessions in direct-message threads. */
-  setStatus?: SetStatus;
-  /** Canvas and summary, or the report as messages (REPORT_FORMAT); with `messages`, progress is not streamed either. */
-  reportFormat: ReportFormat;
-  /** The pre-flight estimate shown with a plan under review. */
-  estimatePlan: () => Promise<string>;
-  /** Live updates of a streamed progress message. */
-  appendStream?: AppendStream;
-  appendIntervalMs?: number;
-}
+import { AssistantStatus, statusText } from './assistant-status.js';
+import { ProgressStreamer } from './progress-streamer.js';
+import type { ThreadPublisherDeps } from './thread-publisher-deps.js';
 
 /**
  * Shows one running session in its Slack thread. The plan, the progress
