@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ResearchEvent } from '../engine/events.js';
-import { type FinalReport, readCheckpoint, type SessionState } from '../engine/session-state.js';
+import { readCheckpoint, type SessionState } from '../engine/session-state.js';
 import { emptyUsage, type Usage } from '../engine/usage.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { type SessionRow, toRow } from './session-row.js';
