@@ -189,6 +189,8 @@ export function runEstimate(config: Config, pool: pg.Pool): () => Promise<Estima
   return async () => estimateRun(engineSettings(config), await pastRuns(pool));
 }
 
+const ESTIMATE_REUSE_MS = 10_000;
+
 /**
  * Admission as Slack and the CLI use it (one definition): the atomic
  * decision, and the rules it applies (the per-person limit, today's caps and
@@ -199,14 +201,26 @@ export function sessionAdmission(
   pool: pg.Pool,
 ): { admission: SessionAdmission; rules: () => Promise<AdmissionRules> } {
   const estimate = runEstimate(config, pool);
-  const admission = new SessionAdmission(pool, config.slack.deliveryDeadlineHours);
+  // A request's early check and its decision (and a burst of requests) share one reading of past runs.
+  let recent: { at: number; costUsd: Promise<[number, number] | null> } | undefined;
+  const costUsd = () => {
+    if (!recent || Date.now() - recent.at > ESTIMATE_REUSE_MS)
+      // Without an estimate nothing is reserved; the caps still count what finished research cost.
+      recent = {
+        at: Date.now(),
+        costUsd: estimate().then(
+          (e) => e.costUsd,
+          () => null,
+        ),
+      };
+    return recent.costUsd;
+  };
   return {
-    admission,
+    admission: new SessionAdmission(pool, config.slack.deliveryDeadlineHours),
     rules: async () => ({
       perUser: config.jobs.sessionsPerUser,
       caps: config.jobs.spendCaps,
-      // Without an estimate nothing is reserved; the caps still count what finished research cost.
-      costUsd: (await estimate().catch(() => undefined))?.costUsd ?? null,
+      costUsd: await costUsd(),
     }),
   };
 }

@@ -12,7 +12,7 @@ import {
 } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import { LIMITS, reserves } from '../settings.js';
-import { INVALID_ARGS } from '../tools/define-tool.js';
+import { allInvalid } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
 import { thinkTool } from '../tools/think-tool.js';
 import { errorText } from '../tools/tool-result.js';
@@ -120,15 +120,13 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     if (pages.length > 0) deps.emit({ type: 'agent_read', agentId, pages });
     if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
     // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
-    const invalid = outcomes.filter((o) => INVALID_ARGS.test(o.content));
+    const invalid = allInvalid(outcomes);
     // The model works when it makes a research call our tools accept; until then, what it sent is the cause.
-    if (invalid.length < outcomes.length) noteWorked(ctx.state, 'model');
-    else noteFailure(ctx.state, 'model', invalid[0]!.content.replace(/^Error: /, '').split('. ')[0]!);
-    invalidSteps = invalid.length === outcomes.length ? invalidSteps + 1 : 0;
-    if (invalidSteps >= MAX_INVALID_STEPS && shown.size === 0) {
-      const last = outcomes[0]!.content.replace(/^Error: /, '').split('. ')[0];
-      return { ok: false, reason: `the model kept sending tool calls with invalid arguments (${last})` };
-    }
+    if (invalid === null) noteWorked(ctx.state, 'model');
+    else noteFailure(ctx.state, 'model', invalid);
+    invalidSteps = invalid === null ? 0 : invalidSteps + 1;
+    if (invalid !== null && invalidSteps >= MAX_INVALID_STEPS && shown.size === 0)
+      return { ok: false, reason: `the model kept sending tool calls with invalid arguments (${invalid})` };
     if (searchedWeb && deps.pageReader) {
       messages.push({ role: 'user', content: deps.prompts.render('open-url-nudge', {}).text });
     }

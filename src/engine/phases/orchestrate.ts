@@ -7,7 +7,7 @@ import { currentDate, cycleStatus, researchEndOf, type SessionContext } from '..
 import { noteFailure } from '../session-failures.js';
 import type { StopReason } from '../session-state.js';
 import { maxCyclesFor } from '../settings.js';
-import { INVALID_ARGS } from '../tools/define-tool.js';
+import { allInvalid } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
 import { hasFindings } from './findings.js';
@@ -102,9 +102,8 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
         }),
       ),
     );
-    const invalid = results.find((r) => INVALID_ARGS.test(r.content));
-    if (invalid && results.every((r) => INVALID_ARGS.test(r.content)))
-      noteFailure(state, 'model', invalid.content.replace(/^Error: /, '').split('. ')[0]!);
+    const invalid = allInvalid(results);
+    if (invalid !== null) noteFailure(state, 'model', invalid);
     // Kept even when cancelled, so what finished agents found can still be shown.
     state.history.push({ role: 'assistant', content: '', toolCalls: calls });
     calls.forEach((call, i) => {

@@ -93,8 +93,17 @@ export function parseArgs<I extends z.ZodType>(tool: Tool<I>, call: ToolCall): P
   return { ok: true, value: parsed.data };
 }
 
-/** The repair messages parseArgs returns, as the agent loop recognises them. */
-export const INVALID_ARGS = /^Error: (the arguments for \S+ were not valid JSON|invalid arguments for )/;
+/** The repair messages parseArgs returns, as the loops recognise them. */
+const INVALID_ARGS = /^Error: (the arguments for \S+ were not valid JSON|invalid arguments for )/;
+
+/**
+ * When every result of a turn is a repair message (the model sent nothing
+ * our tools accept), what was wrong with the first, in a few words; else null.
+ */
+export function allInvalid(results: { content: string }[]): string | null {
+  if (results.length === 0 || !results.every((r) => INVALID_ARGS.test(r.content))) return null;
+  return results[0]!.content.replace(/^Error: /, '').split('. ')[0]!;
+}
 
 function usage(tool: Tool): string {
   const props = Object.keys((jsonSchemaOf(tool).properties as object | undefined) ?? {});
