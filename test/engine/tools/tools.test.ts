@@ -88,14 +88,7 @@ describe('the tools offered to each role', () => {
 
   it('answers a call to a tool not on offer, or over the budget, with a message for the model', async () => {
     const ctx = context({ webSearch: fakeWebSearch({}) }, { settings: { toolCallBudget: 0 } });
-    const env = {
-      ctx,
-      role: 'agent' as const,
-      id: 'a',
-      until: Date.now() + 10_000,
-      activity: () => {},
-      queue: <T>(w: () => Promise<T>) => w(),
-    };
+    const env = agentEnv(ctx);
     const offered = toolsFor(ctx, 'agent');
     const call = (name: string, args: object) => ({ id: 'c1', name, arguments: JSON.stringify(args) });
     expect((await runToolCall(call('open_url', { urls: ['https://a.example'] }), offered, env)).content).toBe(
@@ -120,14 +113,7 @@ describe('the tools offered to each role', () => {
         throw new Error('kaboom');
       },
     });
-    const env = {
-      ctx,
-      role: 'agent' as const,
-      id: 'a',
-      until: Date.now() + 10_000,
-      activity: () => {},
-      queue: <T>(w: () => Promise<T>) => w(),
-    };
+    const env = agentEnv(ctx);
     const outcome = await runToolCall({ id: 'c1', name: 'explode', arguments: '{}' }, [exploding], env);
     expect(outcome).toEqual({
       content: 'Error: explode failed (kaboom). Try again differently, or go on without it.',
@@ -135,3 +121,15 @@ describe('the tools offered to each role', () => {
     });
   });
 });
+
+/** What an agent's tool call runs with, in these tests. */
+function agentEnv(ctx: ReturnType<typeof context>) {
+  return {
+    ctx,
+    role: 'agent' as const,
+    id: 'a',
+    until: Date.now() + 10_000,
+    activity: () => {},
+    queue: <T>(w: () => Promise<T>) => w(),
+  };
+}
