@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR } from '../src/compose.js';
+import type { SessionState } from '../src/engine/session-state.js';
 import { type Database, openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { SessionLifecycle } from '../src/store/session-lifecycle.js';
@@ -37,7 +38,7 @@ async function measure(db: Database, lifecycle: SessionLifecycle): Promise<numbe
   const latencies: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const id = await submit(db, `Cancel question ${i + 1}`);
-    await until(async () => (await store.loadCheckpoint(id))?.cycle === 1, 20);
+    await until(async () => ((await store.loadCheckpoint(id)) as SessionState | null)?.cycle === 1, 20);
     const started = performance.now();
     if (!(await lifecycle.requestCancel(id, 'bench')))
       throw new Error(`session ${id} could not be cancelled`);

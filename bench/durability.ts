@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../src/compose.js';
 import { newSession } from '../src/engine/run-session.js';
+import { insertQueued } from '../src/store/insert-session.js';
 import { migrate } from '../src/store/migrate.js';
-import { SessionLifecycle } from '../src/store/session-lifecycle.js';
 import { SessionStore } from '../src/store/session-store.js';
 import { benchDatabase } from './lib/bench-database.js';
 import { fmt, median, report } from './lib/stats.js';
@@ -22,14 +22,16 @@ const database = await benchDatabase('durability');
 const pool = new pg.Pool({ connectionString: database.url, max: 4 });
 await migrate(pool, MIGRATIONS_DIR);
 const store = new SessionStore(pool);
-const lifecycle = new SessionLifecycle(pool, 24);
 const ids: string[] = [];
 for (let i = 0; i < SESSIONS; i++) {
   const id = randomUUID();
   ids.push(id);
-  await lifecycle.createQueued(
+  await insertQueued(
+    pool,
     { id, origin: 'cli', requester: `user${i}`, question: `Durability question ${i + 1}` },
     newSession(id, { question: `Durability question ${i + 1}`, skipClarification: true }),
+    {},
+    24,
   );
 }
 

@@ -1,9 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
 import type { Config } from './config.js';
 import { requireModelAccess } from './config-requirements.js';
 import { noResearchTools } from './engine/errors.js';
-import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { unpricedModels } from './engine/usage.js';
@@ -20,7 +18,6 @@ import { urlWithoutSecrets } from './redact-secrets.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
-import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
 import { type Database, openDatabase } from './store/database.js';
 import {
   databaseAddress,
@@ -30,7 +27,7 @@ import {
 } from './store/database-errors.js';
 import { migrate } from './store/migrate.js';
 import { OutboxStore } from './store/outbox-store.js';
-import { pastRuns } from './store/past-runs.js';
+import { applyRetention } from './store/retention.js';
 import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
 import { SpendStore } from './store/spend-store.js';
@@ -88,9 +85,8 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
   try {
     const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
     const sessions = new SessionStore(db.pool);
-    // Retention runs at every start: finished sessions past RETENTION_DAYS, Slack event keys past a day.
-    await sessions.purgeSessions(config.database.retentionDays);
-    await sessions.purgeProcessedEvents(24);
+    // Retention at every start too (a terminal-only install has no worker to run it).
+    await applyRetention(sessions, config.database.retentionDays);
     const hours = config.slack.deliveryDeadlineHours;
     return {
       db,
@@ -182,51 +178,4 @@ export async function withKnowledgeBase(engine: EngineBase, db: Database): Promi
   const knowledgeBase = new KnowledgeStore(db.pool);
   if (!engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
   return { ...engine, knowledgeBase };
-}
-
-/** The pre-flight estimate for a research run, from earlier complete runs and the settings. */
-export function runEstimate(config: Config, pool: pg.Pool): () => Promise<Estimate> {
-  return async () => estimateRun(engineSettings(config), await pastRuns(pool));
-}
-
-const ESTIMATE_REUSE_MS = 10_000;
-
-/**
- * Admission as Slack and the CLI use it (one definition): the atomic
- * decision, and the rules it applies (the per-person limit, today's caps and
- * what a run is estimated to cost).
- */
-export function sessionAdmission(
-  config: Config,
-  pool: pg.Pool,
-): { admission: SessionAdmission; rules: () => Promise<AdmissionRules> } {
-  const estimate = runEstimate(config, pool);
-  // A request's early check and its decision (and a burst of requests) share one reading of past runs.
-  let recent: { at: number; costUsd: Promise<[number, number] | null> } | undefined;
-  const costUsd = () => {
-    if (!recent || Date.now() - recent.at > ESTIMATE_REUSE_MS)
-      // Without an estimate nothing is reserved; the caps still count what finished research cost.
-      recent = {
-        at: Date.now(),
-        costUsd: estimate().then(
-          (e) => e.costUsd,
-          () => null,
-        ),
-      };
-    return recent.costUsd;
-  };
-  return {
-    admission: new SessionAdmission(pool, config.slack.deliveryDeadlineHours),
-    rules: async () => ({
-      perUser: config.jobs.sessionsPerUser,
-      caps: config.jobs.spendCaps,
-      costUsd: await costUsd(),
-    }),
-  };
-}
-
-/** The estimate as a plan under review shows it. */
-export function planEstimate(config: Config, pool: pg.Pool): () => Promise<string> {
-  const estimate = runEstimate(config, pool);
-  return async () => estimateText(await estimate());
 }

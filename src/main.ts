@@ -9,14 +9,8 @@ import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { terminalLogger } from './cli/terminal-logger.js';
-import {
-  engineDeps,
-  engineSettings,
-  openStore,
-  planEstimate,
-  sessionAdmission,
-  withKnowledgeBase,
-} from './compose.js';
+import { openStore } from './compose.js';
+import { composeSessions } from './compose-sessions.js';
 import { type Config, loadConfig } from './config.js';
 import { AppError, describeError } from './engine/errors.js';
 import { withEnvFile } from './env-file.js';
@@ -82,49 +76,36 @@ export async function runCli(
         },
       });
       const config = loadConfig(env);
-      if (values.background) {
-        return await withCliStore(config, ({ sessions, db }) =>
-          submitCommand(
-            {
-              sessions,
-              ...sessionAdmission(config, db.pool),
-              newSessionId: randomUUID,
-              requester: userInfo().username,
-              maxQuestionChars: config.slack.maxQuestionChars,
-            },
-            positionals.join(' '),
-            io,
-          ),
-        );
-      }
       const logger = cliLogger(config);
-      // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
-      const engine = engineDeps(config, logger, { unreachableIsFatal: true });
-      const options = {
-        question: positionals.join(' '),
-        clarify: !values['no-clarify'],
-        out: values.out,
-        json: values.json,
-        yes: values.yes,
-      };
-      return await withStore(config, logger, async ({ sessions, lifecycle, db }) => {
-        const { admission, rules } = sessionAdmission(config, db.pool);
-        return askCommand(
-          {
-            engine: await withKnowledgeBase(engine, db),
-            settings: engineSettings(config),
-            newSessionId: randomUUID,
-            sessions,
-            lifecycle,
-            admit: async (session) => admission.admitRunning(session, await rules()),
-            requester: userInfo().username,
-            maxQuestionChars: config.slack.maxQuestionChars,
-            estimatePlan: planEstimate(config, db.pool),
-            pager: config.pager,
-          },
-          options,
-          io,
-        );
+      const question = positionals.join(' ');
+      return await withStore(config, logger, async (store) => {
+        // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
+        const room = composeSessions(config, logger, store, {
+          unreachableIsFatal: true,
+          newSessionId: randomUUID,
+        });
+        const requester = userInfo().username;
+        if (values.background)
+          return submitCommand({ ...store, service: room.service, requester }, question, io);
+        await room.engine();
+        const options = {
+          question,
+          clarify: !values['no-clarify'],
+          out: values.out,
+          json: values.json,
+          yes: values.yes,
+        };
+        const deps = {
+          research: room.research.current,
+          logger,
+          newSessionId: randomUUID,
+          store: { ...store, service: room.service },
+          requester,
+          maxQuestionChars: config.slack.maxQuestionChars,
+          estimatePlan: room.estimatePlan,
+          pager: config.pager,
+        };
+        return askCommand(deps, options, io);
       });
     }
     if (command === 'usage') {

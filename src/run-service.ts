@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  engineDeps,
-  engineSettings,
-  openStoreWhenReachable,
-  planEstimate,
-  sessionAdmission,
-  withKnowledgeBase,
-} from './compose.js';
+import { openStoreWhenReachable } from './compose.js';
+import { composeSessions, type SessionsRoom } from './compose-sessions.js';
 import type { Config } from './config.js';
 import { requireSlack } from './config-requirements.js';
 import { ConfigError } from './engine/errors.js';
@@ -57,15 +51,20 @@ export async function runService(
 ): Promise<number> {
   const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
   const metrics = prometheusMetrics(logger);
-  const engine = options.engine ?? engineDeps(config, logger, { metrics });
   const store = await openStoreWhenReachable(config, logger, stop);
   if (!store) return 0;
   try {
+    const room = composeSessions(config, logger, store, {
+      engine: options.engine,
+      metrics,
+      newSessionId: randomUUID,
+    });
+    // Nothing to research with (no model access, no search and no documents) ends start-up here, in one line.
+    await room.engine();
     const owner = workerName();
     if (store.db.embedded && options.mode === 'worker')
       logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
     const limits = new SlackRateLimits();
-    const settings = engineSettings(config);
     const delivery = slack.botToken
       ? startSlackDelivery(store, {
           botToken: slack.botToken,
@@ -79,7 +78,9 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
-          estimatePlan: planEstimate(config, store.db.pool),
+          estimatePlan: room.estimatePlan,
+          view: (id) => room.service.view(id),
+          published: (id) => void room.moments.delivered(id),
           metrics,
         })
       : undefined;
@@ -91,17 +92,7 @@ export async function runService(
       delivery ? ['slack', 'cli'] : ['cli'],
     );
     const worker = startWorker(
-      {
-        sessions: store.sessions,
-        lifecycle: store.lifecycle,
-        leases,
-        engine: await withKnowledgeBase(engine, store.db),
-        settings,
-        logger,
-        surfaceFor: delivery?.surfaceFor,
-        steering: store.steering,
-        spend: { store: store.spend, caps: config.jobs.spendCaps },
-      },
+      { ...room.run, leases, logger, surfaceFor: delivery?.surfaceFor },
       {
         concurrency: config.jobs.concurrentSessions,
         pollMs: options.pollMs ?? 1000,
@@ -127,7 +118,7 @@ export async function runService(
           outboxPending: () => store.outbox.pendingCount(),
           active: () => worker.running().length,
         });
-        app = await startApp(config, store, delivery, limits, logger, stop, {
+        app = await startApp(config, store, room, delivery, limits, logger, stop, {
           running: () => worker.running().length,
           metrics,
         });
@@ -167,6 +158,7 @@ export async function runService(
 async function startApp(
   config: Config,
   store: Store,
+  room: SessionsRoom,
   delivery: SlackDelivery,
   limits: SlackRateLimits,
   logger: Logger,
@@ -188,26 +180,24 @@ async function startApp(
     cause: (error) => (error as { code?: string }).code ?? (error as Error).message,
   });
   if (!identity) return undefined;
+  const deliver = () => delivery.dispatcher.nudge();
   const review = new PlanReview({
     sessions: store.sessions,
-    lifecycle: store.lifecycle,
+    service: room.service,
     api,
     log: logger,
-    deliver: () => delivery.dispatcher.nudge(),
-    estimatePlan: planEstimate(config, store.db.pool),
+    deliver,
+    estimatePlan: room.estimatePlan,
     seconds: slack.planReviewSeconds,
   });
   const service = new SlackSessions({
     sessions: store.sessions,
-    lifecycle: store.lifecycle,
+    service: room.service,
     outbox: store.outbox,
-    steering: store.steering,
-    deliver: () => delivery.dispatcher.nudge(),
+    deliver,
     api,
     log: logger,
     newSessionId: randomUUID,
-    limits: { maxQuestionChars: slack.maxQuestionChars },
-    ...sessionAdmission(config, store.db.pool),
     suggestedPrompts: slack.suggestedPrompts,
     planReviewSeconds: slack.planReviewSeconds,
     review,

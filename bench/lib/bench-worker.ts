@@ -8,6 +8,7 @@ import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm, ruleSearch } from '../../test/fakes/rule-llm.js';
 import { prompts, testSettings } from '../../test/helpers/engine-harness.js';
+import { testResearch } from '../../test/helpers/session-room.js';
 
 /**
  * A worker on the scripted model (300 ms per answer, 3 rounds), heartbeat a third of the
@@ -22,15 +23,17 @@ export function startBenchWorker(
       sessions: new SessionStore(db.pool),
       lifecycle: options.lifecycle ?? new SessionLifecycle(db.pool, 24),
       leases: new SessionLeases(db.pool, options.owner, options.leaseMs),
-      engine: {
-        llm: new RuleLlm({ delayMs: 300, rounds: 3 }),
-        prompts,
-        webSearch: ruleSearch,
-        countTokens,
-        clock: systemClock,
-        logger: silentLogger,
-      },
-      settings: testSettings({ timeBudgetMs: 600_000, agentTimeBudgetMs: 300_000 }),
+      research: testResearch(
+        {
+          llm: new RuleLlm({ delayMs: 300, rounds: 3 }),
+          prompts,
+          webSearch: ruleSearch,
+          countTokens,
+          clock: systemClock,
+          logger: silentLogger,
+        },
+        testSettings({ timeBudgetMs: 600_000, agentTimeBudgetMs: 300_000 }),
+      ),
       logger: silentLogger,
     },
     {

@@ -1,17 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { describeError } from '../engine/errors.js';
-import type { ResearchEvent } from '../engine/events.js';
 import { questionRefusal } from '../engine/question-refusal.js';
 import { reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
-import { answerClarification, newSession, runSession, type SessionOutcome } from '../engine/run-session.js';
-import type { EngineBase, EngineDeps } from '../engine/session-context.js';
-import type { EngineSettings } from '../engine/settings.js';
+import type { Logger } from '../ports/logger.js';
 import type { FinalReport } from '../ports/report.js';
-import type { Admission } from '../sessions/admission.js';
-import type { NewSession } from '../store/insert-session.js';
+import type { Checkpoint, ResearchBackend, ResearchEvent, ResearchOutcome } from '../ports/research.js';
+import { SessionRecorder } from '../sessions/session-recorder.js';
+import type { SessionService } from '../sessions/session-service.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
-import { SessionRecorder } from '../store/session-recorder.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
 import { showPaged } from './pager.js';
@@ -30,14 +27,15 @@ export interface AskOptions {
 }
 
 export interface AskDeps {
-  engine: EngineBase;
-  settings: EngineSettings;
+  /** The backend new sessions are researched by. */
+  research: ResearchBackend;
+  logger: Logger;
   newSessionId: () => string;
-  /** Where the session is recorded, so `sessions show` can print it later. */
-  sessions?: SessionStore;
-  lifecycle?: SessionLifecycle;
-  /** Admission (the per-person limit and the caps, as in Slack): decides and records the session. */
-  admit?: (session: NewSession) => Promise<Admission>;
+  /**
+   * Where the session is admitted (the question, the per-person limit and the
+   * caps, as in Slack) and recorded, so `sessions show` can print it later.
+   */
+  store?: { sessions: SessionStore; lifecycle: SessionLifecycle; service: SessionService };
   requester?: string;
   /** MAX_QUESTION_CHARS, as in Slack. */
   maxQuestionChars: number;
@@ -67,75 +65,72 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
   // Progress, prompts and notes go to stderr, so `ask … > report.md` captures the report alone.
   const view = options.json ? null : new TerminalView(io.stderr);
   const review = !options.yes && !options.json;
-  let state = newSession(deps.newSessionId(), {
+  const { research, store } = deps;
+  const log = deps.logger;
+  let checkpoint: Checkpoint = research.begin(deps.newSessionId(), {
     question,
     skipClarification: !options.clarify,
     ...(review ? { planReview: { seconds: 0 } } : {}),
   });
-  const recorder =
-    deps.sessions && deps.lifecycle
-      ? new SessionRecorder(deps.sessions, deps.lifecycle, state.sessionId, deps.engine.logger)
-      : null;
+  const id = checkpoint.sessionId;
+  const recorder = store ? new SessionRecorder(store.sessions, store.lifecycle, id, log) : null;
   const emit = (event: ResearchEvent) => {
     recorder?.onEvent(event);
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else view!.onEvent(event);
     if (!options.json && event.type === 'plan_done') view!.print(`\nResearch plan:\n${event.plan}\n`);
   };
-  const engine: EngineDeps = {
-    ...deps.engine,
-    emit,
-    saveCheckpoint: recorder ? (s) => recorder.checkpoint(s) : async () => {},
-  };
+  let spendLimitUsd: number | undefined;
+  const run = (signal: AbortSignal) =>
+    research.run({
+      checkpoint,
+      emit,
+      saveCheckpoint: recorder ? (c) => recorder.checkpoint(c) : async () => {},
+      signal,
+      logger: log,
+      spendLimitUsd,
+    });
   try {
-    const record: NewSession = {
-      id: state.sessionId,
-      origin: 'cli',
-      requester: deps.requester ?? 'cli',
-      question,
-    };
-    const admission = deps.admit ? await deps.admit(record) : undefined;
-    if (admission && !admission.admitted) {
-      io.stderr.write(`error: ${refusalLine(admission.refusal)}\n`);
-      return 1;
+    if (store) {
+      const session = { id, origin: 'cli', requester: deps.requester ?? 'cli', question } as const;
+      const started = await store.service.startHere({ session, checkpoint });
+      if (!started.started) {
+        io.stderr.write(`error: ${refusalLine(started.refusal)}\n`);
+        return 1;
+      }
+      // Under the caps the run may spend what it reserved.
+      spendLimitUsd = started.spendLimitUsd;
     }
-    if (!admission) await deps.lifecycle?.createRunning(record);
-    // Under the caps the run may spend what it reserved.
-    const limit = admission?.spendLimitUsd;
-    const settings = limit === undefined ? deps.settings : { ...deps.settings, spendLimitUsd: limit };
-    view?.print(
-      `Researching: ${question}\nSession ${state.sessionId} · Ctrl-C cancels and prints what was found.\n`,
-    );
-    if (options.json)
-      io.stdout.write(`${JSON.stringify({ type: 'session', sessionId: state.sessionId, question })}\n`);
+    view?.print(`Researching: ${question}\nSession ${id} · Ctrl-C cancels and prints what was found.\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'session', sessionId: id, question })}\n`);
     view?.start();
-    let outcome: SessionOutcome = await runSession(engine, settings, state, { signal: io.signal });
+    let outcome: ResearchOutcome = await run(io.signal);
     if (outcome.kind === 'needs_clarification') {
       await recorder?.finish(outcome);
       view?.stop();
       const answer = await askUser(io, outcome.questions, options.json);
-      state = answerClarification(outcome.state, answer);
-      await deps.lifecycle?.resume(state.sessionId);
+      checkpoint = research.answer(outcome.checkpoint, answer);
+      await store?.lifecycle.resume(id);
       view?.start();
-      outcome = await runSession(engine, settings, state, { signal: io.signal });
+      outcome = await run(io.signal);
     }
     if (outcome.kind === 'needs_plan_review') {
       view?.stop();
       const estimate = (await deps.estimatePlan?.().catch(() => undefined)) ?? 'n/a';
       const decision = await reviewPlanAtPrompt(io, estimate);
-      state = structuredClone(outcome.state);
-      if (decision.kind === 'start' && decision.plan) state.plan = decision.plan;
+      checkpoint =
+        decision.kind === 'start' && decision.plan
+          ? research.withPlan(outcome.checkpoint, decision.plan)
+          : outcome.checkpoint;
       // Declined: the session ends cancelled before any research, as a cancel at the first step would.
       const declined = new AbortController();
       if (decision.kind === 'cancel') declined.abort();
       view?.start();
-      outcome = await runSession(engine, settings, state, {
-        signal: decision.kind === 'cancel' ? declined.signal : io.signal,
-      });
+      outcome = await run(decision.kind === 'cancel' ? declined.signal : io.signal);
       if (decision.kind === 'cancel') {
         view?.stop();
         await recorder?.finish(outcome);
-        io.stderr.write(`Cancelled before research started (session ${state.sessionId}).\n`);
+        io.stderr.write(`Cancelled before research started (session ${id}).\n`);
         return 1;
       }
     }
@@ -146,16 +141,15 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     view?.stop();
     const message = describeError(error);
     await recorder?.fail(message).catch(() => {});
-    io.stderr.write(`error: ${message} (session ${state.sessionId})\n`);
-    if (options.json)
-      io.stdout.write(`${JSON.stringify({ type: 'error', message, sessionId: state.sessionId })}\n`);
-    deps.engine.logger.error({ err: error, sessionId: state.sessionId }, 'ask failed');
+    io.stderr.write(`error: ${message} (session ${id})\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'error', message, sessionId: id })}\n`);
+    log.error({ err: error, sessionId: id }, 'ask failed');
     return 1;
   }
 }
 
 async function finish(
-  outcome: SessionOutcome,
+  outcome: ResearchOutcome,
   question: string,
   options: AskOptions,
   io: Io,
@@ -169,7 +163,7 @@ async function finish(
     return 1;
   }
   const report = outcome.kind === 'done' ? outcome.report : outcome.found;
-  const footer = usageFooter(report, outcome.state.usage, outcome.state.sessionId);
+  const footer = usageFooter(report, outcome.view.usage, outcome.checkpoint.sessionId);
   if (options.out) await writeFile(options.out, reportDocument(question, report, footer));
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ type: 'result', outcome: outcome.kind, report })}\n`);

@@ -1,6 +1,4 @@
-import { questionRefusal } from '../engine/question-refusal.js';
-import { newSession } from '../engine/run-session.js';
-import type { AdmissionRules, SessionAdmission } from '../sessions/admission.js';
+import type { SessionService } from '../sessions/session-service.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';
@@ -12,14 +10,7 @@ import { refusalLine } from './refusal-line.js';
  * prompt to answer questions, so clarification is skipped.
  */
 export async function submitCommand(
-  deps: {
-    sessions: SessionStore;
-    admission: SessionAdmission;
-    rules: () => Promise<AdmissionRules>;
-    newSessionId: () => string;
-    requester: string;
-    maxQuestionChars: number;
-  },
+  deps: { sessions: SessionStore; service: SessionService; requester: string },
   question: string,
   io: Io,
 ): Promise<number> {
@@ -30,22 +21,16 @@ export async function submitCommand(
     );
     return 2;
   }
-  const invalid = questionRefusal(text, deps.maxQuestionChars);
-  if (invalid) {
-    io.stderr.write(`error: ${invalid}\n`);
-    return 2;
+  const started = await deps.service.queue({
+    session: { origin: 'cli', requester: deps.requester, question: text },
+    request: { skipClarification: true },
+  });
+  if (!started.started) {
+    io.stderr.write(`error: ${refusalLine(started.refusal)}\n`);
+    // A question that cannot be researched as written is the caller's to fix, as a bad flag is.
+    return started.refusal.kind === 'question' ? 2 : 1;
   }
-  const id = deps.newSessionId();
-  const admission = await deps.admission.admitQueued(
-    { id, origin: 'cli', requester: deps.requester, question: text },
-    newSession(id, { question: text, skipClarification: true }),
-    {},
-    await deps.rules(),
-  );
-  if (!admission.admitted) {
-    io.stderr.write(`error: ${refusalLine(admission.refusal)}\n`);
-    return 1;
-  }
+  const { id } = started;
   const ahead = await deps.sessions.queuePosition(id);
   io.stdout.write(
     `Queued as session ${id} (${ahead === 0 ? 'next in line' : `${ahead} ahead of you`}).\n` +

@@ -8,24 +8,12 @@
  */
 import type { ChatMessage } from '../ports/llm.js';
 import type { FinalReport, Source, StopReason } from '../ports/report.js';
-import type { Usage } from './usage.js';
+import type { BackendName, Phase, ResearchRequest, Usage } from '../ports/research.js';
 
 export type { FinalReport, PartialReason, Source, StopReason } from '../ports/report.js';
+export type { BackendName, Phase, ResearchRequest } from '../ports/research.js';
 
 export const STATE_VERSION = 1;
-
-export interface ResearchRequest {
-  question: string;
-  /** The previous question, plan and report when this is a follow-up in the same thread. */
-  previousResearch?: string;
-  skipClarification?: boolean;
-  clarification?: { questions: string; answer: string | null };
-  /** The requester reviews the plan before research starts; it starts by itself after `seconds`. */
-  planReview?: { seconds: number };
-}
-
-/** `review`: the plan waits for the requester (or its time) before research starts. */
-export type Phase = 'clarify' | 'plan' | 'review' | 'research' | 'report' | 'done';
 
 export interface AgentRecord {
   id: string;
@@ -36,9 +24,6 @@ export interface AgentRecord {
   sources: number;
   error?: string;
 }
-
-/** The ways of researching a session can be run by; today the engine's own agents. */
-export type BackendName = 'agents';
 
 export interface SessionState {
   version: typeof STATE_VERSION;
@@ -80,13 +65,4 @@ export interface SessionState {
   usage: Usage;
   stopReason: StopReason | null;
   report: FinalReport | null;
-}
-
-/**
- * A stored checkpoint as the current code reads it: checkpoints written
- * before the backend was recorded were all written by the agents.
- */
-export function readCheckpoint(stored: unknown): SessionState {
-  const state = stored as Omit<SessionState, 'backend'> & { backend?: BackendName };
-  return { ...state, backend: state.backend ?? 'agents' };
 }

@@ -1,30 +1,13 @@
 import type { LlmPurpose, TokenUsage } from '../ports/llm.js';
+import type { Usage } from '../ports/research.js';
+
+export type { ModelUsage, Usage } from '../ports/research.js';
 
 /** USD per million tokens; `cachedInput` for input served from the provider's prompt cache (else `input`). */
 export interface ModelPrice {
   input: number;
   output: number;
   cachedInput?: number;
-}
-
-export interface ModelUsage {
-  purpose: LlmPurpose;
-  model: string;
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** Of the input, tokens served from the prompt cache (absent in older checkpoints). */
-  cachedInputTokens?: number;
-}
-
-export interface Usage {
-  models: ModelUsage[];
-  webSearches: number;
-  internalSearches: number;
-  /** Pages read with readable content. */
-  pagesRead: number;
-  /** Page reads that were refused, failed or gave nothing readable (absent in older checkpoints). */
-  pagesFailed?: number;
 }
 
 export function emptyUsage(): Usage {

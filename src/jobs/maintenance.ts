@@ -1,4 +1,5 @@
 import type { Logger } from '../ports/logger.js';
+import { applyRetention } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
 /** Housekeeping any worker may run: unanswered clarifications expire, old sessions and event keys go. */
@@ -8,8 +9,7 @@ export async function runMaintenance(
   log: Logger,
 ): Promise<{ expired: string[] }> {
   const expired = await store.lifecycle.expireClarifications(limits.clarifyTimeoutHours);
-  const purged = await store.sessions.purgeSessions(limits.retentionDays);
-  await store.sessions.purgeProcessedEvents(24);
+  const purged = await applyRetention(store.sessions, limits.retentionDays);
   if (expired.length || purged) log.info({ expired: expired.length, purged }, 'maintenance');
   return { expired };
 }

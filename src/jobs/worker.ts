@@ -1,36 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { describeError } from '../engine/errors.js';
-import { runSession, type SessionOutcome } from '../engine/run-session.js';
-import type { EngineBase } from '../engine/session-context.js';
-import type { EngineSettings } from '../engine/settings.js';
 import type { Logger } from '../ports/logger.js';
-import { type SpendCaps, spendLeft } from '../sessions/spend-caps.js';
+import { runStoredSession, type SessionRunDeps } from '../sessions/run-stored-session.js';
 import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
-import { SessionRecorder } from '../store/session-recorder.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
-import type { SpendStore } from '../store/spend-store.js';
-import type { SteeringStore } from '../store/steering-store.js';
 import { listenForCancels } from './cancel-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';
-import type { SessionSurface, SurfaceFactory } from './session-surface.js';
 
-export interface WorkerDeps {
-  sessions: SessionStore;
-  lifecycle: SessionLifecycle;
+export interface WorkerDeps extends SessionRunDeps {
   leases: SessionLeases;
-  engine: EngineBase;
-  settings: EngineSettings;
   logger: Logger;
-  /** Publishes sessions of some origins somewhere (Slack threads); none for the rest. */
-  surfaceFor?: SurfaceFactory;
-  /** The requester's notes to running research. */
-  steering?: SteeringStore;
-  /** Daily spending caps, and where spending is read: a run may spend what they leave it. */
-  spend?: { store: SpendStore; caps: SpendCaps };
 }
 
 export interface WorkerOptions {
@@ -153,7 +133,7 @@ async function runClaimed(
   heartbeatMs: number,
   workerLog: Logger,
 ): Promise<void> {
-  const { sessions, leases } = deps;
+  const { leases } = deps;
   const { controller } = running;
   const id = claim.id;
   const log = workerLog.child({ sessionId: id });
@@ -175,74 +155,23 @@ async function runClaimed(
   controller.signal.addEventListener('abort', () => {
     if (controller.signal.reason !== CANCEL) giveUp.abort(controller.signal.reason);
   });
-  const recorder = new SessionRecorder(sessions, deps.lifecycle, id, log, leases.owner, giveUp.signal);
-  let surface: SessionSurface | undefined;
   try {
     await beat();
     await deps.lifecycle.begin(id, leases.owner);
-    const state = await sessions.loadCheckpoint(id);
-    if (!state) throw new Error(`session ${id} has no checkpoint to start from`);
-    const dropped = await sessions.truncateEventsToCheckpoint(id);
-    const row = await sessions.get(id);
-    if (row && deps.surfaceFor) surface = await deps.surfaceFor(row, state, log);
-    log.info({ attempt: claim.attempts, phase: state.phase, cycle: state.cycle, dropped }, 'running session');
-    const settings = await withSpendLimit(deps, row, id);
-    const outcome: SessionOutcome = await runSession(
-      {
-        ...deps.engine,
-        logger: log,
-        emit: (event) => {
-          recorder.onEvent(event);
-          surface?.onEvent(event);
-        },
-        saveCheckpoint: (s) => recorder.checkpoint(s),
-        steering: deps.steering && ((after) => deps.steering!.since(id, after)),
-      },
-      settings,
-      state,
-      { signal: controller.signal },
-    );
-    const reason = controller.signal.reason;
-    if (outcome.kind === 'cancelled' && reason !== CANCEL) {
-      // Draining or superseded: the session is not over, it continues from its checkpoint elsewhere.
-      await recorder.flush();
-      await surface?.close();
-      log.info({ reason: (reason as Error)?.message }, 'session handed back');
-      return;
-    }
-    const status = await recorder.finish(outcome, (await surface?.outcomeIntents(outcome)) ?? []);
-    await surface?.close();
-    log.info({ outcome: outcome.kind, status }, 'session came to rest');
+    log.info({ attempt: claim.attempts }, 'claimed session');
+    await runStoredSession(deps, id, {
+      log,
+      signal: controller.signal,
+      owner: leases.owner,
+      giveUp: giveUp.signal,
+      // Anything but the requester's cancel leaves the session to continue from its checkpoint.
+      handedBack: (error) =>
+        error instanceof LeaseLostError || (controller.signal.aborted && controller.signal.reason !== CANCEL),
+    });
   } catch (error) {
-    if (error instanceof LeaseLostError || controller.signal.reason === LOST) {
-      log.warn({ err: error }, 'lost the session to another worker; stopping');
-      await surface?.close();
-      return;
-    }
-    if (controller.signal.reason === DRAIN) {
-      await surface?.close();
-      return;
-    }
-    log.error({ err: error }, 'session failed');
-    const failed = { kind: 'failed', message: describeError(error) } as const;
-    await recorder
-      .fail(failed.message, (await surface?.outcomeIntents(failed)) ?? [])
-      .catch((err) => log.error({ err }, 'could not record the failure'));
-    await surface?.close();
+    log.error({ err: error }, 'could not start the session');
   } finally {
     clearInterval(timer);
     await leases.release(id).catch((err) => log.error({ err }, 'could not release the session'));
   }
-}
-
-/**
- * The engine settings for one run: with caps, its reservation, or less when
- * the caps (others' spending and reservations, not its own) now leave less.
- */
-async function withSpendLimit(deps: WorkerDeps, row: SessionRow | null, id: string): Promise<EngineSettings> {
-  if (!deps.spend || !row) return deps.settings;
-  const who = { requester: row.requester, teamId: row.teamId };
-  const { limitUsd } = await spendLeft(deps.spend.store, deps.spend.caps, who, id);
-  if (limitUsd === undefined) return deps.settings;
-  return { ...deps.settings, spendLimitUsd: Math.min(limitUsd, row.reservedUsd ?? limitUsd) };
 }

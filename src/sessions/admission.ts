@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SessionState } from '../engine/session-state.js';
+import type { Checkpoint } from '../ports/research.js';
 import type { Queryable } from '../store/database.js';
 import { isUniqueViolation } from '../store/database-errors.js';
 import { insertQueued, insertRunning, type NewSession, type SlackOpening } from '../store/insert-session.js';
@@ -21,7 +21,9 @@ export type Refusal =
   /** Research in that thread is already under way (or being delivered). */
   | { kind: 'thread_busy' }
   /** The caps leave too little; the sentence has the figures. */
-  | { kind: 'spend_cap'; sentence: string };
+  | { kind: 'spend_cap'; sentence: string }
+  /** The question cannot be researched as written; the sentence says what to do. */
+  | { kind: 'question'; sentence: string };
 
 export type Admission =
   /** `spendLimitUsd`: what the run may spend under the caps (its reservation); unset without caps. */
@@ -79,7 +81,7 @@ export class SessionAdmission {
   /** A session for the workers, if admitted. */
   admitQueued(
     session: NewSession,
-    initial: SessionState,
+    initial: Checkpoint,
     slack: SlackOpening,
     rules: AdmissionRules,
   ): Promise<Admission> {

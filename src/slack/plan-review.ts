@@ -1,6 +1,6 @@
 import { checkEditedPlan, MAX_PLAN_CHARS } from '../engine/edited-plan.js';
 import type { Logger } from '../ports/logger.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
+import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { planReviewMessage } from './render/messages.js';
 import type { SlackApi } from './slack-api.js';
@@ -8,7 +8,7 @@ import { threadOf } from './thread/closing-intents.js';
 
 export interface PlanReviewDeps {
   sessions: SessionStore;
-  lifecycle: SessionLifecycle;
+  service: SessionService;
   api: SlackApi;
   log: Logger;
   /** Look at the outbox now. */
@@ -34,7 +34,7 @@ export class PlanReview {
     const refused = await this.refusal(row, userId, 'start');
     if (refused) return refused;
     // A repeated click finds it already due and changes nothing.
-    await this.deps.lifecycle.startNow(row.id);
+    await this.deps.service.startNow(row.id);
     return undefined;
   }
 
@@ -45,7 +45,7 @@ export class PlanReview {
     if (row.status !== 'reviewing') return 'Research has already started; the plan can no longer be changed.';
     const refused = await this.refusal(row, userId, 'edit');
     if (refused) return refused;
-    const plan = (await this.deps.sessions.loadCheckpoint(row.id))?.plan ?? '';
+    const plan = (await this.deps.service.view(row.id))?.plan ?? '';
     await this.deps.api.openView(triggerId, editorView(sessionId, plan));
     return undefined;
   }
@@ -67,7 +67,7 @@ export class PlanReview {
     });
     const thread = await threadOf(this.deps.sessions, row);
     const edited = [thread.edit({ kind: 'plan' }, message)];
-    if (!(await this.deps.lifecycle.editPlan(sessionId, checked.plan, this.deps.seconds, edited)))
+    if (!(await this.deps.service.editPlan(sessionId, checked.plan, this.deps.seconds, edited)))
       return 'Research has already started; the plan can no longer be changed.';
     this.deps.deliver();
     this.deps.log.info({ sessionId, by: userId }, 'plan edited');

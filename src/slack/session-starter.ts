@@ -1,11 +1,9 @@
-import { questionRefusal } from '../engine/question-refusal.js';
-import { newSession } from '../engine/run-session.js';
-import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
-import type { AdmissionRules, Refusal, SessionAdmission } from '../sessions/admission.js';
+import type { Checkpoint } from '../ports/research.js';
+import type { Refusal } from '../sessions/admission.js';
+import type { SessionService } from '../sessions/session-service.js';
 import type { SpendCaps } from '../sessions/spend-caps.js';
 import type { OutboxStore } from '../store/outbox-store.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { SpendStore } from '../store/spend-store.js';
 import { noticeMessage } from './render/messages.js';
@@ -14,19 +12,15 @@ import { SessionThread } from './thread/session-thread.js';
 
 export interface SessionStarterDeps {
   sessions: SessionStore;
-  lifecycle: SessionLifecycle;
-  /** Decides whether a session may start and creates it, atomically. */
-  admission: SessionAdmission;
+  /** The session's use cases (admission included). */
+  service: SessionService;
   outbox: OutboxStore;
   /** Look at the outbox now (the dispatcher's nudge). */
   deliver: () => void;
   log: Logger;
   newSessionId: () => string;
-  limits: { maxQuestionChars: number };
   /** How long a plan waits for [Start now] before research starts by itself; 0: at once. */
   planReviewSeconds: number;
-  /** What a new session must fit (see admissionRules). */
-  rules: () => Promise<AdmissionRules>;
   /** Where spending is read, and the caps, for `/research usage`. */
   spend?: { store: SpendStore; caps: SpendCaps };
   /** How long a new session may wait for a worker before the thread is told it is queued. */
@@ -44,8 +38,8 @@ export interface NewThreadSession {
   previousResearch?: string;
   role: 'root' | 'mention';
   roleTs: string;
-  /** A continued research's first state (see continueResearch), under its own id. */
-  continued?: SessionState;
+  /** A continued research's first checkpoint (see SessionService.continueFrom), under its own id. */
+  continued?: Checkpoint;
 }
 
 /** Starts Slack sessions: decides whether one may start, and queues it in its thread. */
@@ -55,7 +49,7 @@ export class SessionStarter {
   /**
    * A queued session in its thread, with the opener's :eyes:, and a queue
    * notice if no worker takes it soon; or, when admission refuses it (the
-   * limits are decided here, atomically), the sentence that says why.
+   * limits are decided there, atomically), the sentence that says why.
    */
   async create(s: NewThreadSession): Promise<string | undefined> {
     const id = s.continued?.sessionId ?? this.deps.newSessionId();
@@ -65,34 +59,34 @@ export class SessionStarter {
       threadTs: s.threadTs,
       mentionTs: s.role === 'mention' ? s.roleTs : undefined,
     });
-    const admission = await this.deps.admission.admitQueued(
+    const started = await this.deps.service.queue(
       {
-        id,
-        origin: 'slack',
-        teamId: s.teamId,
-        channelId: s.channelId,
-        threadTs: s.threadTs,
-        turn: s.turn,
-        requester: s.userId,
-        question: s.question,
-      },
-      s.continued ??
-        newSession(id, {
+        session: {
+          id,
+          origin: 'slack',
+          teamId: s.teamId,
+          channelId: s.channelId,
+          threadTs: s.threadTs,
+          turn: s.turn,
+          requester: s.userId,
           question: s.question,
+        },
+        request: {
           previousResearch: s.previousResearch,
           ...(this.deps.planReviewSeconds > 0
             ? { planReview: { seconds: this.deps.planReviewSeconds } }
             : {}),
-        }),
+        },
+        checkpoint: s.continued,
+      },
       {
         opener: { role: s.role, ts: s.roleTs },
         intents: s.role === 'mention' ? [thread.react('eyes')] : [],
       },
-      await this.deps.rules(),
     );
-    if (!admission.admitted) {
-      this.deps.log.info({ team: s.teamId, refusal: admission.refusal.kind }, 'research refused');
-      return refusalText(admission.refusal);
+    if (!started.started) {
+      this.deps.log.info({ team: s.teamId, refusal: started.refusal.kind }, 'research refused');
+      return refusalText(started.refusal);
     }
     if (s.role === 'mention') this.deps.deliver();
     // Say so only if no worker has taken it after a moment: a free worker starts within a poll.
@@ -128,22 +122,21 @@ export class SessionStarter {
   }
 
   /**
-   * Why a new research cannot start, or undefined: the question (when there
-   * is one), then admission's rules read without deciding (a request that is
-   * sure to be refused is told so before anything is posted; `create` decides).
+   * Why a new research cannot start, or undefined (the session room's early
+   * check: a request sure to be refused is told so before anything is posted).
    */
   async refusal(
     who: { userId: string; teamId: string; channelId?: string; threadTs?: string },
     question?: string,
   ): Promise<string | undefined> {
-    const invalid =
-      question === undefined ? undefined : questionRefusal(question, this.deps.limits.maxQuestionChars);
-    if (invalid) return invalid;
-    const decision = await this.deps.admission.check(
-      { requester: who.userId, teamId: who.teamId, channelId: who.channelId, threadTs: who.threadTs },
-      await this.deps.rules(),
-    );
-    return decision.admitted ? undefined : refusalText(decision.refusal);
+    const asker = {
+      requester: who.userId,
+      teamId: who.teamId,
+      channelId: who.channelId,
+      threadTs: who.threadTs,
+    };
+    const refusal = await this.deps.service.refusal(asker, question);
+    return refusal && refusalText(refusal);
   }
 }
 

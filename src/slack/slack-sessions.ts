@@ -1,9 +1,6 @@
-import { withoutControls } from '../engine/control-characters.js';
-import { answerClarification, continueResearch } from '../engine/run-session.js';
 import { usageSummary } from '../sessions/spend-caps.js';
 import { isResearching, STEERABLE } from '../store/session-status.js';
 import type { SessionRow } from '../store/session-store.js';
-import type { SteeringStore } from '../store/steering-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { keyedQueue } from './keyed-queue.js';
 import type { PlanReview } from './plan-review.js';
@@ -16,8 +13,6 @@ import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
 
 export interface SlackSessionsDeps extends SessionStarterDeps {
-  /** The requester's notes to running research. */
-  steering: SteeringStore;
   api: SlackApi;
   /** Example questions offered in a new assistant-view thread. */
   suggestedPrompts: string[];
@@ -157,9 +152,8 @@ export class SlackSessions {
    * note is stored either way).
    */
   private async steer(sessionId: string, message: PostedMessage): Promise<void> {
-    const text = withoutControls(message.text.replace(/<@[A-Z0-9]+>/g, '')).trim();
-    if (!text) return;
-    await this.deps.steering.add(sessionId, message.userId, text.slice(0, this.deps.limits.maxQuestionChars));
+    const text = message.text.replace(/<@[A-Z0-9]+>/g, '');
+    if (!(await this.deps.service.steer(sessionId, message.userId, text))) return;
     await this.deps.api
       .react(message.channelId, message.ts, 'memo')
       .catch((err) => this.deps.log.warn({ err, sessionId }, 'could not acknowledge a steering note'));
@@ -213,10 +207,8 @@ export class SlackSessions {
     const latest = (await this.deps.sessions.threadSessions(row.teamId, row.channelId, row.threadTs))[0];
     if (latest && latest.id !== row.id)
       return 'A later research in this thread already goes on from this one.';
-    const state = await this.deps.sessions.loadCheckpoint(row.id);
-    const report = row.report ?? state?.report;
-    if (isResearching(row.status) || !state || !report)
-      return 'This research has no finished report to continue from.';
+    const continued = isResearching(row.status) ? null : await this.deps.service.continueFrom(row);
+    if (!continued) return 'This research has no finished report to continue from.';
     const refusal = await this.starter.refusal({ userId, teamId: row.teamId });
     if (refusal) return refusal;
     const once = `research_more:${row.id}`;
@@ -231,7 +223,7 @@ export class SlackSessions {
       turn: row.turn + 1,
       role: mentionTs ? 'mention' : 'root',
       roleTs: mentionTs ?? row.threadTs,
-      continued: continueResearch(state, this.deps.newSessionId(), report),
+      continued,
     });
     if (refused) await this.deps.sessions.releaseEvent(once);
     return refused;
@@ -245,14 +237,13 @@ export class SlackSessions {
     if (row.requester !== userId && !(await this.deps.api.isAdmin(userId))) {
       return `Only <@${row.requester}> (who asked) or a workspace admin can cancel this research.`;
     }
-    if (row.status === 'clarifying' || row.status === 'reviewing') {
-      const closed = await closingIntents(this.deps.sessions, row, { kind: 'cancelled', by: userId });
-      if (await this.deps.lifecycle.cancelWaiting(row.id, userId, closed)) {
-        this.deps.deliver();
-        return 'Cancelled.';
-      }
+    const ending = { kind: 'cancelled', by: userId } as const;
+    const closing = async () =>
+      closingIntents(this.deps.sessions, row, await this.deps.service.view(row.id), ending);
+    if ((await this.deps.service.cancel(row, userId, closing)) === 'cancelled') {
+      this.deps.deliver();
+      return 'Cancelled.';
     }
-    await this.deps.lifecycle.requestCancel(row.id, userId);
     return 'Stopping the research; what was found so far will be posted in the thread.';
   }
 
@@ -277,16 +268,14 @@ export class SlackSessions {
     by: string,
     how: 'answered' | 'skipped',
   ): Promise<void> {
-    const state = await this.deps.sessions.loadCheckpoint(row.id);
-    if (!state) return;
-    const questions = state.request.clarification?.questions ?? '';
+    const view = await this.deps.service.view(row.id);
+    if (!view) return;
+    const questions = view.clarification?.questions ?? '';
     const edit = (await threadOf(this.deps.sessions, row)).edit(
       { kind: 'clarify' },
       clarifyMessage(questions, row.id, { kind: how, by }),
     );
-    const answer = text === null ? null : withoutControls(text);
-    if (await this.deps.lifecycle.requeueAnswered(answerClarification(state, answer), [edit]))
-      this.deps.deliver();
+    if (await this.deps.service.answer(row.id, text, [edit])) this.deps.deliver();
   }
 
   /** `/research usage`: tokens and cost today and this month, the requester's and the workspace's. */

@@ -1,7 +1,8 @@
-import type { SurfaceFactory } from '../jobs/session-surface.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
+import type { SessionView } from '../ports/research.js';
+import type { SurfaceFactory } from '../sessions/session-surface.js';
 import type { Store } from '../store/store.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { EditScheduler } from './publish/edit-scheduler.js';
@@ -30,6 +31,10 @@ export interface SlackDeliveryOptions {
   reportFormat: ReportFormat;
   /** The pre-flight estimate for a plan under review. */
   estimatePlan: () => Promise<string>;
+  /** A stored session as surfaces read it. */
+  view: (sessionId: string) => Promise<SessionView | null>;
+  /** A session's report is in its thread. */
+  published?: (sessionId: string) => void;
 }
 
 export interface SlackDelivery {
@@ -73,6 +78,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     claimMs: options.claimMs,
     pollMs: options.pollMs,
     metrics: options.metrics,
+    published: options.published,
   });
   const deps = {
     outbox: store.outbox,
@@ -90,14 +96,16 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     appendIntervalMs: options.editIntervalMs,
   };
   return {
-    surfaceFor: (row, state, log) => ThreadPublisher.open(deps, row, state, log),
+    surfaceFor: (row, view, log) => ThreadPublisher.open(deps, row, view, log),
     dispatcher,
     edits,
     async showExpired(ids) {
       for (const id of ids) {
         const row = await store.sessions.get(id);
         if (row?.origin !== 'slack') continue;
-        const intents = await closingIntents(store.sessions, row, { kind: 'expired' });
+        const intents = await closingIntents(store.sessions, row, await options.view(id), {
+          kind: 'expired',
+        });
         await store.outbox.add(id, intents);
       }
       if (ids.length) dispatcher.nudge();

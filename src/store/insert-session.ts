@@ -1,4 +1,4 @@
-import type { SessionState } from '../engine/session-state.js';
+import type { Checkpoint } from '../ports/research.js';
 import type { Queryable } from './database.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 
@@ -45,7 +45,7 @@ function values(s: NewSession): unknown[] {
 export async function insertQueued(
   db: Queryable,
   session: NewSession,
-  initial: SessionState,
+  initial: Checkpoint,
   slack: SlackOpening,
   deliveryDeadlineHours: number,
 ): Promise<void> {
@@ -53,14 +53,13 @@ export async function insertQueued(
     `WITH s AS (
        INSERT INTO sessions (${COLUMNS}, status, queued_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', now()) RETURNING id, channel_id),
-     c AS (INSERT INTO checkpoints (session_id, phase, cycle, state) SELECT id, $10, 0, $11 FROM s),
+     c AS (INSERT INTO checkpoints (session_id, state) SELECT id, $10 FROM s),
      m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts)
-           SELECT id, $14, channel_id, $15 FROM s WHERE $14::text IS NOT NULL),
-     i AS (${insertIntentsSql('s', '$12', '$13')})
+           SELECT id, $13, channel_id, $14 FROM s WHERE $13::text IS NOT NULL),
+     i AS (${insertIntentsSql('s', '$11', '$12')})
      SELECT 1`,
     [
       ...values(session),
-      initial.phase,
       JSON.stringify(initial),
       intentsJson(slack.intents ?? []),
       deliveryDeadlineHours,

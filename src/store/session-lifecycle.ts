@@ -1,11 +1,9 @@
 import type pg from 'pg';
-import type { FinalReport, SessionState } from '../engine/session-state.js';
-import { insertQueued, insertRunning, type NewSession, type SlackOpening } from './insert-session.js';
+import type { FinalReport } from '../ports/report.js';
+import type { Checkpoint } from '../ports/research.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 import { FINISHED, movesTo, RESEARCHING, type SessionStatus } from './session-status.js';
-
-export type { NewSession } from './insert-session.js';
 
 export interface Ending {
   plan?: string;
@@ -41,16 +39,6 @@ export class SessionLifecycle {
     private readonly pool: pg.Pool,
     private readonly deliveryDeadlineHours: number,
   ) {}
-
-  /** A session for the workers (see insertQueued); admission decides first where limits apply. */
-  async createQueued(session: NewSession, initial: SessionState, slack: SlackOpening = {}): Promise<void> {
-    await insertQueued(this.pool, session, initial, slack, this.deliveryDeadlineHours);
-  }
-
-  /** A session the CLI runs in its own process (never a job for the workers). */
-  async createRunning(session: NewSession): Promise<void> {
-    await insertRunning(this.pool, session);
-  }
 
   /** A worker claimed a queued (or started) session (a resumed one is already running). */
   async begin(id: string, owner: string): Promise<void> {
@@ -93,18 +81,29 @@ export class SessionLifecycle {
    * [Edit plan]: the plan the orchestrator will receive, in the checkpoint and
    * on the session, while it still waits; false once research has started.
    */
-  async editPlan(id: string, plan: string, seconds: number, intents: OutboxIntent[] = []): Promise<boolean> {
+  async editPlan(
+    id: string,
+    edited: { plan: string; checkpoint: Checkpoint },
+    seconds: number,
+    intents: OutboxIntent[] = [],
+  ): Promise<boolean> {
     // The wait starts again: the requester reads the edited plan before it starts by itself.
     const { rows } = await this.pool.query(
       `WITH s AS (
          UPDATE sessions SET plan = $2, updated_at = now(), queued_at = now() + make_interval(secs => $5)
          WHERE id = $1 AND status = 'reviewing' AND lease_owner IS NULL RETURNING id),
        c AS (
-         UPDATE checkpoints SET state = jsonb_set(state, '{plan}', to_jsonb($2::text)), updated_at = now()
-         WHERE session_id IN (SELECT id FROM s)),
+         UPDATE checkpoints SET state = $6, updated_at = now() WHERE session_id IN (SELECT id FROM s)),
        i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
-      [id, plan, intentsJson(intents), this.deliveryDeadlineHours, seconds],
+      [
+        id,
+        edited.plan,
+        intentsJson(intents),
+        this.deliveryDeadlineHours,
+        seconds,
+        JSON.stringify(edited.checkpoint),
+      ],
     );
     return rows[0].n === 1;
   }
@@ -129,25 +128,23 @@ export class SessionLifecycle {
    * becomes the checkpoint and the session goes back to the queue, only once
    * (a second answer or a double click finds it no longer clarifying).
    */
-  async requeueAnswered(state: SessionState, intents: OutboxIntent[] = []): Promise<boolean> {
+  async requeueAnswered(answered: Checkpoint, intents: OutboxIntent[] = []): Promise<boolean> {
     const { rows } = await this.pool.query(
       `WITH s AS (
-         UPDATE sessions SET status = $7, queued_at = now(), updated_at = now()
-         WHERE id = $1 AND status = ANY($8::text[]) AND cancel_requested_at IS NULL
+         UPDATE sessions SET status = $5, queued_at = now(), updated_at = now()
+         WHERE id = $1 AND status = ANY($6::text[]) AND cancel_requested_at IS NULL
          RETURNING id),
        c AS (
-         INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
-         SELECT id, $2, $3, $4, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
+         INSERT INTO checkpoints (session_id, state, event_seq)
+         SELECT id, $2, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
          FROM s
-         ON CONFLICT (session_id) DO UPDATE SET phase = EXCLUDED.phase, cycle = EXCLUDED.cycle,
+         ON CONFLICT (session_id) DO UPDATE SET
            state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()),
-       i AS (${insertIntentsSql('s', '$5', '$6')})
+       i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
       [
-        state.sessionId,
-        state.phase,
-        state.cycle,
-        JSON.stringify(state),
+        answered.sessionId,
+        JSON.stringify(answered),
         intentsJson(intents),
         this.deliveryDeadlineHours,
         'queued',

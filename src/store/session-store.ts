@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import type { ResearchEvent } from '../engine/events.js';
-import { readCheckpoint, type SessionState } from '../engine/session-state.js';
-import { emptyUsage, type Usage } from '../engine/usage.js';
+import { emptyUsage } from '../engine/usage.js';
+import type { Checkpoint, ResearchEvent, Usage } from '../ports/research.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { type SessionRow, toRow } from './session-row.js';
 import { FINISHED, RESEARCHING } from './session-status.js';
@@ -74,16 +73,16 @@ export class SessionStore {
   }
 
   /** Saves the latest state together with how far the event log had got. */
-  async saveCheckpoint(state: SessionState, owner?: string): Promise<void> {
+  async saveCheckpoint(checkpoint: Checkpoint, owner?: string): Promise<void> {
     const { rowCount } = await this.pool.query(
-      `INSERT INTO checkpoints (session_id, phase, cycle, state, event_seq)
-       SELECT $1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) FROM session_events WHERE session_id = $1)
-       WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = $1 AND lease_owner = $5)
-       ON CONFLICT (session_id) DO UPDATE SET phase = EXCLUDED.phase, cycle = EXCLUDED.cycle,
+      `INSERT INTO checkpoints (session_id, state, event_seq)
+       SELECT $1, $2, (SELECT COALESCE(MAX(seq), 0) FROM session_events WHERE session_id = $1)
+       WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE id = $1 AND lease_owner = $3)
+       ON CONFLICT (session_id) DO UPDATE SET
          state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()`,
-      [state.sessionId, state.phase, state.cycle, JSON.stringify(state), owner ?? null],
+      [checkpoint.sessionId, JSON.stringify(checkpoint), owner ?? null],
     );
-    if (owner && rowCount === 0) throw new LeaseLostError(state.sessionId);
+    if (owner && rowCount === 0) throw new LeaseLostError(checkpoint.sessionId);
   }
 
   /** Drops events a lost attempt wrote after the last checkpoint, so a resumed run does not repeat them. */
@@ -96,9 +95,9 @@ export class SessionStore {
     return rowCount ?? 0;
   }
 
-  async loadCheckpoint(id: string): Promise<SessionState | null> {
+  async loadCheckpoint(id: string): Promise<Checkpoint | null> {
     const { rows } = await this.pool.query('SELECT state FROM checkpoints WHERE session_id = $1', [id]);
-    return rows[0] ? readCheckpoint(rows[0].state) : null;
+    return rows[0] ? storedCheckpoint(rows[0].state) : null;
   }
 
   /** Appends in order after whatever the session already has (only while holding the lease, given `owner`). */
@@ -266,4 +265,9 @@ export class SessionStore {
     );
     return rowCount ?? 0;
   }
+}
+
+/** Checkpoints written before they recorded their backend were all written by the agents. */
+function storedCheckpoint(stored: Record<string, unknown>): Checkpoint {
+  return { ...stored, backend: stored.backend ?? 'agents' } as Checkpoint;
 }

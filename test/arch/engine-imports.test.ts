@@ -10,6 +10,18 @@ function files(dir: string): string[] {
   );
 }
 
+/** Every relative import under these folders, as repository paths (`.js` read as the `.ts` it is). */
+function importsOf(dirs: string[]): { file: string; target: string }[] {
+  return dirs.flatMap((dir) =>
+    files(join(root, dir)).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map(([, spec]) => ({
+        file: relative(root, file),
+        target: relative(root, resolve(dirname(file), spec!)).replace(/\.js$/, '.ts'),
+      })),
+    ),
+  );
+}
+
 describe('architecture', () => {
   it('keeps the engine pure: only ports, zod, p-limit and the Markdown parser from outside, no environment', () => {
     const offenders: string[] = [];
@@ -44,6 +56,29 @@ describe('architecture', () => {
         if (!target.startsWith('src/ports/')) offenders.push(`${relative(root, file)} imports ${spec}`);
       }
     }
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets surfaces (Slack, the terminal) read sessions only through the research port, never the engine state', () => {
+    const internals = [
+      'src/engine/session-state.ts',
+      'src/engine/run-session.ts',
+      'src/engine/session-context.ts',
+      'src/engine/settings.ts',
+      'src/engine/agents-backend.ts',
+    ];
+    const offenders = importsOf(['src/slack', 'src/cli']).filter(({ target }) => internals.includes(target));
+    expect(offenders.map(({ file, target }) => `${file} imports ${target}`)).toEqual([]);
+  });
+
+  it('runs research only through the port: the loop is the agents backend, chosen by the composition root alone', () => {
+    const offenders = importsOf(['src'])
+      .filter(
+        ({ file, target }) =>
+          (target === 'src/engine/run-session.ts' && !file.startsWith('src/engine/')) ||
+          (target === 'src/engine/agents-backend.ts' && !file.startsWith('src/compose')),
+      )
+      .map(({ file, target }) => `${file} imports ${target}`);
     expect(offenders).toEqual([]);
   });
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { type AskDeps, type AskOptions, askCommand } from '../../src/cli/ask-command.js';
+import { type AskOptions, askCommand } from '../../src/cli/ask-command.js';
 import type { Io } from '../../src/cli/io.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
-import { SessionAdmission } from '../../src/sessions/admission.js';
+import type { AdmissionRules } from '../../src/sessions/admission.js';
 import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
@@ -27,10 +27,11 @@ import {
   ScriptedLlm,
   say,
 } from '../fakes/scripted-llm.js';
-import { harness, testSettings } from '../helpers/engine-harness.js';
+import { harness } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
+import { agentsState, testResearch, testService } from '../helpers/session-room.js';
 
 function storeOn(db: Database): Store {
   return {
@@ -48,18 +49,17 @@ function ask(
   options: Partial<AskOptions>,
   streams: Io,
   store?: Store,
-  admit?: AskDeps['admit'],
+  rules?: () => Promise<AdmissionRules>,
 ) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
+  const research = testResearch(engine);
   return askCommand(
     {
-      engine,
-      settings: testSettings(),
+      research: research.current,
+      logger: engine.logger,
       newSessionId: store ? randomUUID : () => 'sess-1',
-      sessions: store?.sessions,
-      lifecycle: store?.lifecycle,
-      admit,
+      store: store && { ...store, service: testService(store.db, { research, rules }) },
       requester: 'ann',
       maxQuestionChars: 2000,
     },
@@ -263,7 +263,7 @@ describe('sessions in the store', () => {
       expect(events).toContain('agent_failed');
       expect(events.at(-1)).toBe('usage');
       expect(events).not.toContain('report_delta');
-      expect((await sessions.loadCheckpoint(row!.id))!.phase).toBe('done');
+      expect((await agentsState(sessions, row!.id))!.phase).toBe('done');
 
       const list = io();
       await listSessions(sessions, list);
@@ -286,13 +286,14 @@ describe('sessions in the store', () => {
     const db = await realPostgres();
     try {
       const store = storeOn(db);
-      const admission = new SessionAdmission(db.pool, 24);
-      const rules = { perUser: 2, caps: { userDailyUsd: 0.5 }, costUsd: [1, 2] as [number, number] };
+      const rules = async () => ({
+        perUser: 2,
+        caps: { userDailyUsd: 0.5 },
+        costUsd: [1, 2] as [number, number],
+      });
       const streams = io();
       const llm = new ScriptedLlm([]);
-      expect(
-        await ask(llm, { clarify: false }, streams, store, (s) => admission.admitRunning(s, rules)),
-      ).toBe(1);
+      expect(await ask(llm, { clarify: false }, streams, store, rules)).toBe(1);
       expect(streams.err.text).toBe(
         'error: You have used $0.00 of the $0.50 research budget for today, and a research costs at least about $1.00; try again tomorrow (UTC), or ask an admin to raise USER_DAILY_BUDGET_USD.\n',
       );

@@ -2,17 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { askCommand } from '../../src/cli/ask-command.js';
 import type { Io } from '../../src/cli/io.js';
 import { call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
-import { harness, testSettings } from '../helpers/engine-harness.js';
+import { harness } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';
 import { corpusTools, finalReportStep, researcher, URL_A } from '../helpers/scenario.js';
+import { testResearch } from '../helpers/session-room.js';
 
 function ask(llm: ScriptedLlm, streams: Io) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
   return askCommand(
     {
-      engine,
-      settings: testSettings(),
+      research: testResearch(engine).current,
+      logger: engine.logger,
       newSessionId: () => 'sess-1',
       requester: 'ann',
       maxQuestionChars: 2000,

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitCommand } from '../../src/cli/submit-command.js';
-import { SessionAdmission } from '../../src/sessions/admission.js';
+import type { AdmissionRules } from '../../src/sessions/admission.js';
 import type { Database } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
+import { testService } from '../helpers/session-room.js';
 import { waitFor, worker } from '../helpers/worker-harness.js';
 
 let db: Database;
@@ -18,13 +19,10 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe('deep-research ask --background', () => {
-  const deps = (requester: string, ids: string[]) => ({
+  const deps = (requester: string, ids: string[], rules?: () => Promise<AdmissionRules>) => ({
     sessions: store,
-    admission: new SessionAdmission(db.pool, 24),
-    rules: async () => ({ perUser: 2, caps: {}, costUsd: null }),
-    newSessionId: () => ids.shift()!,
+    service: testService(db, { newSessionId: () => ids.shift()!, rules }),
     requester,
-    maxQuestionChars: 2000,
   });
 
   it('queues the question with its queue position, and a worker researches it', async () => {
@@ -62,7 +60,7 @@ describe('deep-research ask --background', () => {
       caps: { userDailyUsd: 0.5 },
       costUsd: [1, 2] as [number, number],
     });
-    expect(await submitCommand({ ...deps('erin', [randomUUID()]), rules }, 'A question?', capped)).toBe(1);
+    expect(await submitCommand(deps('erin', [randomUUID()], rules), 'A question?', capped)).toBe(1);
     expect(capped.err.text).toBe(
       'error: You have used $0.00 of the $0.50 research budget for today, and a research costs at least about $1.00; try again tomorrow (UTC), or ask an admin to raise USER_DAILY_BUDGET_USD.\n',
     );

@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { FinalReport } from '../../src/engine/session-state.js';
 import { runCli } from '../../src/main.js';
+import { insertRunning } from '../../src/store/insert-session.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { io } from '../helpers/io.js';
@@ -23,7 +24,7 @@ describe('deep-research usage', () => {
       const lifecycle = new SessionLifecycle(db.pool, 24);
       const sessions = new SessionStore(db.pool);
       const finished = async (id: string, requester: string, cost: number, tokens: number) => {
-        await lifecycle.createRunning({ id, origin: 'cli', requester, question: 'q' });
+        await insertRunning(db.pool, { id, origin: 'cli', requester, question: 'q' });
         await lifecycle.finish(id, 'done', { report: report(cost) }, undefined);
         await sessions.saveUsage(id, {
           models: [{ purpose: 'orchestrator', model: 'm', calls: 1, inputTokens: tokens, outputTokens: 0 }],

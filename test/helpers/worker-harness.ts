@@ -8,10 +8,12 @@ import { systemClock } from '../../src/ports/clock.js';
 import type { Llm } from '../../src/ports/llm.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import type { Database } from '../../src/store/database.js';
+import { insertQueued } from '../../src/store/insert-session.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { ruleSearch } from '../fakes/rule-llm.js';
 import { prompts, testSettings } from './engine-harness.js';
+import { testResearch } from './session-room.js';
 
 export const LEASE_MS = 1500;
 
@@ -28,8 +30,10 @@ export function worker(
       sessions: new SessionStore(db.pool),
       lifecycle,
       leases: new SessionLeases(db.pool, owner, LEASE_MS),
-      engine: { llm, prompts, webSearch: ruleSearch, countTokens, clock: systemClock, logger: silentLogger },
-      settings,
+      research: testResearch(
+        { llm, prompts, webSearch: ruleSearch, countTokens, clock: systemClock, logger: silentLogger },
+        settings,
+      ),
       logger: silentLogger,
     },
     { concurrency: 2, pollMs: 50, heartbeatMs: 200, maintenanceMs: 60_000, ...options },
@@ -38,9 +42,12 @@ export function worker(
 
 export async function submit(db: Database, question = 'What about topics?'): Promise<string> {
   const id = randomUUID();
-  await new SessionLifecycle(db.pool, 24).createQueued(
+  await insertQueued(
+    db.pool,
     { id, origin: 'cli', requester: 'ann', question },
     newSession(id, { question, skipClarification: true }),
+    {},
+    24,
   );
   return id;
 }

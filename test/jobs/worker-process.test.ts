@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { realPostgres } from '../helpers/postgres.js';
+import { agentsState } from '../helpers/session-room.js';
 import { LEASE_MS, submit, waitFor } from '../helpers/worker-harness.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/worker-process.ts');
@@ -32,7 +33,7 @@ async function startWorkerProcess(owner: string, delayMs: number): Promise<Child
 }
 
 const reachedCycle = (id: string, cycle: number) => async () =>
-  ((await store.loadCheckpoint(id))?.cycle ?? 0) >= cycle;
+  ((await agentsState(store, id))?.cycle ?? 0) >= cycle;
 const done = (id: string) => async () => {
   const row = await store.get(id);
   return row?.status === 'done' ? row : null;

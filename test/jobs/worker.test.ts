@@ -6,6 +6,7 @@ import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { testSettings } from '../helpers/engine-harness.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
+import { agentsState } from '../helpers/session-room.js';
 import { submit, waitFor, worker } from '../helpers/worker-harness.js';
 
 let db: Database;
@@ -60,7 +61,7 @@ describe('worker', () => {
   it('hands a session back when draining, and another worker finishes it without repeating events', async () => {
     const id = await submit(db);
     const a = worker(db, new RuleLlm({ delayMs: 150, rounds: 3 }), 'drain-a');
-    await waitFor(async () => (await store.loadCheckpoint(id))?.cycle === 1);
+    await waitFor(async () => (await agentsState(store, id))?.cycle === 1);
     const stopping = Date.now();
     await a.stop();
     expect(Date.now() - stopping).toBeLessThan(1000);
@@ -83,7 +84,7 @@ describe('worker', () => {
   it('notices a cancel request at the next heartbeat and keeps what was found', async () => {
     const id = await submit(db);
     const w = worker(db, new RuleLlm({ delayMs: 150, rounds: 5 }), 'cancel-w');
-    await waitFor(async () => (await store.loadCheckpoint(id))?.cycle === 1);
+    await waitFor(async () => (await agentsState(store, id))?.cycle === 1);
     expect(await new SessionLifecycle(db.pool, 24).requestCancel(id, 'U123')).toBe(true);
     const row = await waitFor(finished(id), 3000);
     await w.stop();
@@ -97,7 +98,7 @@ describe('worker', () => {
       heartbeatMs: 600_000,
       cancelsFrom: db.url,
     });
-    await waitFor(async () => (await store.loadCheckpoint(id))?.cycle === 1);
+    await waitFor(async () => (await agentsState(store, id))?.cycle === 1);
     const started = Date.now();
     expect(await new SessionLifecycle(db.pool, 24).requestCancel(id, 'U123')).toBe(true);
     const row = await waitFor(finished(id), 15_000);
@@ -111,13 +112,13 @@ describe('worker', () => {
   it('stops writing when another worker has taken the session over', async () => {
     const id = await submit(db);
     const w = worker(db, new RuleLlm({ delayMs: 150, rounds: 5 }), 'zombie');
-    await waitFor(async () => (await store.loadCheckpoint(id))?.cycle === 1);
+    await waitFor(async () => (await agentsState(store, id))?.cycle === 1);
     await db.pool.query("UPDATE sessions SET lease_owner = 'usurper' WHERE id = $1", [id]);
     await waitFor(async () => w.running().length === 0, 3000);
     await w.stop();
     const { rows } = await db.pool.query('SELECT status, lease_owner FROM sessions WHERE id = $1', [id]);
     expect(rows[0]).toEqual({ status: 'running', lease_owner: 'usurper' });
-    expect((await store.loadCheckpoint(id))!.cycle).toBeLessThanOrEqual(2);
+    expect((await agentsState(store, id))!.cycle).toBeLessThanOrEqual(2);
   });
 });
 
@@ -140,7 +141,7 @@ describe('worker on the embedded database', () => {
         },
         lifecycle,
       );
-      await waitFor(async () => (await liteStore.loadCheckpoint(id))?.cycle === 1);
+      await waitFor(async () => (await agentsState(liteStore, id))?.cycle === 1);
       expect(await lifecycle.requestCancel(id, 'U123')).toBe(true);
       const row = await waitFor(
         async () => ((await liteStore.get(id))?.status === 'cancelled' ? liteStore.get(id) : null),

@@ -111,3 +111,9 @@ export function fallbackIntents(row: OutboxRow, failed: OutboxIntent[], code: st
   }));
   return [notice, ...copies];
 }
+
+/** 1 s, 2 s, 4 s… up to a minute, with jitter so a recovering Slack is not hit all at once. */
+export function backoffMs(attempts: number): number {
+  const base = Math.min(1000 * 2 ** Math.max(0, attempts - 1), 60_000);
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}

@@ -8,7 +8,7 @@ import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackApi } from '../slack-api.js';
 import type { SlackRateLimited } from '../slack-errors.js';
 import { Budget } from './delivery-budget.js';
-import { classifyFailure, fallbackIntents, refusalLog } from './delivery-failures.js';
+import { backoffMs, classifyFailure, fallbackIntents, refusalLog } from './delivery-failures.js';
 import { performIntent } from './perform-intent.js';
 
 export interface DispatcherDeps {
@@ -27,6 +27,8 @@ export interface DispatcherDeps {
   /** Slack calls in flight at once (of different sessions); edits wait in the scheduler instead. */
   concurrency?: number;
   metrics?: Metrics;
+  /** A session's report is in its thread (it moved to `done`): the session room announces it. */
+  published?: (sessionId: string) => void;
 }
 
 export interface Delivered {
@@ -116,8 +118,10 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
 
   async function settle(sessionId: string): Promise<void> {
     const status = await deps.lifecycle.settleDelivery(sessionId);
-    if (status === 'done') log.info({ sessionId }, 'report delivered');
-    else if (status === 'undeliverable') log.error({ sessionId }, 'report undeliverable');
+    if (status === 'done') {
+      log.info({ sessionId }, 'report delivered');
+      deps.published?.(sessionId);
+    } else if (status === 'undeliverable') log.error({ sessionId }, 'report undeliverable');
   }
 
   async function attempt(row: OutboxRow): Promise<void> {
@@ -287,10 +291,4 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       await Promise.race([Promise.all(inFlight.values()), new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
-}
-
-/** 1 s, 2 s, 4 s… up to a minute, with jitter so a recovering Slack is not hit all at once. */
-function backoffMs(attempts: number): number {
-  const base = Math.min(1000 * 2 ** Math.max(0, attempts - 1), 60_000);
-  return Math.round(base * (0.75 + Math.random() * 0.5));
 }

@@ -1,10 +1,9 @@
-import type { ResearchEvent } from '../../engine/events.js';
 import { initialProgress, type Progress, reduceProgress } from '../../engine/progress.js';
 import { usageFooter } from '../../engine/report-markdown.js';
-import type { SessionState } from '../../engine/session-state.js';
-import type { SessionSurface, Settled } from '../../jobs/session-surface.js';
 import type { Logger } from '../../ports/logger.js';
 import type { FinalReport } from '../../ports/report.js';
+import type { ResearchEvent, SessionView } from '../../ports/research.js';
+import type { SessionSurface, Settled } from '../../sessions/session-surface.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SessionRow, SlackMessageRef } from '../../store/session-store.js';
 import {
@@ -72,7 +71,7 @@ export class ThreadPublisher implements SessionSurface {
   static async open(
     deps: ThreadPublisherDeps,
     row: SessionRow,
-    state: SessionState,
+    view: SessionView,
     log: Logger,
   ): Promise<ThreadPublisher | undefined> {
     if (row.origin !== 'slack' || !row.teamId || !row.channelId || !row.threadTs) return undefined;
@@ -80,10 +79,10 @@ export class ThreadPublisher implements SessionSurface {
     const events = await deps.sessions.listEvents(row.id);
     const progress = events.reduce((p, { event }) => reduceProgress(p, event), initialProgress());
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
-    const publisher = new ThreadPublisher(deps, row, thread, owned, progress, state.startedAt, log);
-    publisher.plan = state.plan;
-    if (state.phase === 'review') publisher.startsHere = 'edit';
-    else if (state.phase === 'research' && !owned.has({ kind: 'progress' }) && (state.reportVersion ?? 1) > 1)
+    const publisher = new ThreadPublisher(deps, row, thread, owned, progress, view.startedAt, log);
+    publisher.plan = view.plan;
+    if (view.phase === 'review') publisher.startsHere = 'edit';
+    else if (view.phase === 'research' && !owned.has({ kind: 'progress' }) && view.reportVersion > 1)
       publisher.startsHere = 'none';
     if (owned.has({ kind: 'progress' })) publisher.startTicking();
     return publisher;
@@ -117,8 +116,7 @@ export class ThreadPublisher implements SessionSurface {
     const t = this.thread;
     const id = this.row.id;
     if (settled.kind === 'needs_clarification') {
-      const questions = settled.state.request.clarification?.questions ?? '';
-      return [t.post({ kind: 'clarify' }, clarifyMessage(questions, id, { kind: 'open' }))];
+      return [t.post({ kind: 'clarify' }, clarifyMessage(settled.questions, id, { kind: 'open' }))];
     }
     if (settled.kind === 'needs_plan_review') {
       const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
@@ -152,8 +150,8 @@ export class ThreadPublisher implements SessionSurface {
       );
     }
     if (report && settled.kind !== 'failed') {
-      const version = settled.state.reportVersion ?? 1;
-      const footer = usageFooter(report, settled.state.usage, id, version);
+      const version = settled.view.reportVersion;
+      const footer = usageFooter(report, settled.view.usage, id, version);
       const title = version > 1 ? `${this.row.question} (version ${version})` : this.row.question;
       intents.push(...reportIntents(t, title, report, footer, this.deps.reportFormat));
     }

@@ -1,3 +1,4 @@
+import type { SessionView } from '../../ports/research.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SessionRow, SessionStore } from '../../store/session-store.js';
 import { clarifyMessage, type Ending, planMessage, rootMessage } from '../render/messages.js';
@@ -18,14 +19,14 @@ export async function threadOf(sessions: SessionStore, row: SessionRow): Promise
 export async function closingIntents(
   sessions: SessionStore,
   row: SessionRow,
+  view: SessionView | null,
   ending: Ending,
 ): Promise<OutboxIntent[]> {
-  const state = await sessions.loadCheckpoint(row.id);
   const thread = await threadOf(sessions, row);
   const opener = thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind);
   if (row.status === 'reviewing')
-    return [thread.edit({ kind: 'plan' }, planMessage(state?.plan ?? '')), ...opener];
-  const questions = state?.request.clarification?.questions ?? '';
+    return [thread.edit({ kind: 'plan' }, planMessage(view?.plan ?? '')), ...opener];
+  const questions = view?.clarification?.questions ?? '';
   return [
     thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),
     ...opener,

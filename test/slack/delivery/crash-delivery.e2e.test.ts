@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSession } from '../../../src/engine/run-session.js';
 import { SessionThread } from '../../../src/slack/thread/session-thread.js';
 import type { Database } from '../../../src/store/database.js';
-import { SessionLifecycle } from '../../../src/store/session-lifecycle.js';
+import { insertQueued } from '../../../src/store/insert-session.js';
 import { SessionStore } from '../../../src/store/session-store.js';
 import { fakeOpenAiServer } from '../../fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../../fakes/fake-searxng-server.js';
@@ -63,10 +63,12 @@ function startWorker(reportFormat: 'messages' | 'auto'): ChildProcess {
 async function queueMention(id: string, channel: string, ts: string): Promise<void> {
   const thread = new SessionThread({ sessionId: id, channelId: channel, threadTs: ts, mentionTs: ts });
   const question = 'How do tides work?';
-  await new SessionLifecycle(db.pool, 24).createQueued(
+  await insertQueued(
+    db.pool,
     { id, origin: 'slack', teamId: 'T1', channelId: channel, threadTs: ts, requester: 'UKILL', question },
     newSession(id, { question }),
     { opener: { role: 'mention', ts }, intents: [thread.react('eyes')] },
+    24,
   );
 }
 

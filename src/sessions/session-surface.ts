@@ -1,16 +1,14 @@
-import type { ResearchEvent } from '../engine/events.js';
-import type { SessionOutcome } from '../engine/run-session.js';
-import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
+import type { ResearchEvent, ResearchOutcome, SessionView } from '../ports/research.js';
 import type { OutboxIntent } from '../store/outbox-intent.js';
 import type { SessionRow } from '../store/session-store.js';
 
 /** How a session came to rest, as a surface shows it. */
-export type Settled = SessionOutcome | { kind: 'failed'; message: string };
+export type Settled = ResearchOutcome | { kind: 'failed'; message: string };
 
 /**
  * Where a running session is shown besides the store (a Slack thread). The
- * worker feeds it every event, asks it for the writes that show the outcome
+ * runner feeds it every event, asks it for the writes that show the outcome
  * (recorded with the session's status in one statement, then delivered
  * durably), and closes it when the session comes to rest or is handed back.
  */
@@ -20,8 +18,9 @@ export interface SessionSurface {
   close(): Promise<void>;
 }
 
+/** A surface for a session about to run, from its row and its view at the checkpoint (none: not shown). */
 export type SurfaceFactory = (
   session: SessionRow,
-  state: SessionState,
+  view: SessionView,
   log: Logger,
 ) => Promise<SessionSurface | undefined>;

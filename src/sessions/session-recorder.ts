@@ -1,17 +1,16 @@
-import type { ResearchEvent } from '../engine/events.js';
-import type { SessionOutcome } from '../engine/run-session.js';
-import type { SessionState } from '../engine/session-state.js';
 import type { Logger } from '../ports/logger.js';
-import { outageLog, untilWritten } from './database-outage.js';
-import type { OutboxIntent } from './outbox-intent.js';
-import type { SessionLifecycle } from './session-lifecycle.js';
-import type { SessionStatus } from './session-status.js';
-import { isStoredEvent, type SessionStore } from './session-store.js';
+import type { Checkpoint, ResearchEvent, ResearchOutcome } from '../ports/research.js';
+import { outageLog, untilWritten } from '../store/database-outage.js';
+import type { OutboxIntent } from '../store/outbox-intent.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
+import type { SessionStatus } from '../store/session-status.js';
+import { isStoredEvent, type SessionStore } from '../store/session-store.js';
 
 /**
- * Persists one running session: events appended in order (batched, since the
- * engine emits synchronously) and a checkpoint after every step. Where the
- * session comes to rest is the lifecycle's to record. While the database is
+ * Persists one running session: events appended in order (batched, since
+ * research emits synchronously), a checkpoint after every step, the move to
+ * `reporting` when the report is being written, and where the session comes
+ * to rest (each status write through the lifecycle's transition table). While the database is
  * unavailable every write waits for it (the session pauses at its next
  * checkpoint) until it returns or `signal` aborts; the lease rules still
  * decide whether the session is still ours when it does.
@@ -67,19 +66,19 @@ export class SessionRecorder {
   }
 
   /** A checkpoint is written only after the events before it; a lost lease or lost events stop the session here. */
-  async checkpoint(state: SessionState): Promise<void> {
+  async checkpoint(checkpoint: Checkpoint): Promise<void> {
     await this.flush();
     if (this.failure) throw this.failure;
-    await this.write(() => this.store.saveCheckpoint(state, this.owner));
+    await this.write(() => this.store.saveCheckpoint(checkpoint, this.owner));
   }
 
   /**
    * Records where the session came to rest, with the Slack writes that show
    * it: a Slack report is `delivering` until the requester can read it.
    */
-  async finish(outcome: SessionOutcome, intents: OutboxIntent[] = []): Promise<SessionStatus> {
+  async finish(outcome: ResearchOutcome, intents: OutboxIntent[] = []): Promise<SessionStatus> {
     await this.flush();
-    const { state } = outcome;
+    const { view } = outcome;
     if (outcome.kind === 'needs_clarification') {
       await this.write(() => this.lifecycle.awaitAnswers(this.sessionId, this.owner, intents));
       return 'clarifying';
@@ -91,9 +90,9 @@ export class SessionRecorder {
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
     const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
-    const ending = { plan: state.plan ?? undefined, report };
+    const ending = { plan: view.plan ?? undefined, report };
     await this.write(() => this.lifecycle.finish(this.sessionId, to, ending, this.owner, intents));
-    await this.write(() => this.store.saveUsage(this.sessionId, state.usage));
+    await this.write(() => this.store.saveUsage(this.sessionId, view.usage));
     return to;
   }
 

@@ -1,0 +1,103 @@
+import { engineDeps, engineSettings, withKnowledgeBase } from './compose.js';
+import type { Config } from './config.js';
+import { agentsBackend } from './engine/agents-backend.js';
+import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
+import type { EngineBase } from './engine/session-context.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { Logger } from './ports/logger.js';
+import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
+import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
+import type { SessionRunDeps } from './sessions/run-stored-session.js';
+import { SessionMoments } from './sessions/session-moments.js';
+import { SessionService } from './sessions/session-service.js';
+import { pastRuns } from './store/past-runs.js';
+import type { Store } from './store/store.js';
+
+/** The session room as a process uses it, built once from the config and the store. */
+export interface SessionsRoom {
+  research: ResearchBackends;
+  service: SessionService;
+  moments: SessionMoments;
+  /** What running a stored session needs (the worker's path). */
+  run: SessionRunDeps;
+  /** The pre-flight estimate as a plan under review shows it. */
+  estimatePlan: () => Promise<string>;
+  /** The research adapters (with this database's knowledge base), built on first use; fails when there is nothing to research with. */
+  engine: () => Promise<EngineBase>;
+}
+
+export interface RoomOptions {
+  /** The engine's adapters; built from the config unless given (tests give a scripted model). */
+  engine?: EngineBase;
+  metrics?: Metrics;
+  /** A terminal's first run fails at once, in one line, when the model server cannot be reached. */
+  unreachableIsFatal?: boolean;
+  newSessionId: () => string;
+}
+
+export function composeSessions(
+  config: Config,
+  logger: Logger,
+  store: Store,
+  options: RoomOptions,
+): SessionsRoom {
+  const settings = engineSettings(config);
+  let built: Promise<EngineBase> | undefined;
+  const engine = () => {
+    built ??= withKnowledgeBase(options.engine ?? engineDeps(config, logger, options), store.db);
+    return built;
+  };
+  const research = researchBackends(agentsBackend(engine, settings));
+  const estimate = async (): Promise<Estimate> => estimateRun(settings, await pastRuns(store.db.pool));
+  const moments = new SessionMoments(store.sessions, research, logger);
+  const service = new SessionService({
+    sessions: store.sessions,
+    lifecycle: store.lifecycle,
+    admission: new SessionAdmission(store.db.pool, config.slack.deliveryDeadlineHours),
+    rules: admissionRules(config, estimate),
+    research,
+    steering: store.steering,
+    newSessionId: options.newSessionId,
+    maxQuestionChars: config.slack.maxQuestionChars,
+  });
+  return {
+    research,
+    service,
+    moments,
+    run: {
+      sessions: store.sessions,
+      lifecycle: store.lifecycle,
+      research,
+      steering: store.steering,
+      spend: { store: store.spend, caps: config.jobs.spendCaps },
+      moments,
+    },
+    estimatePlan: async () => estimateText(await estimate()),
+    engine,
+  };
+}
+
+const ESTIMATE_REUSE_MS = 10_000;
+
+/** The rules a new session must fit: the per-person limit, today's caps and what a run is estimated to cost. */
+function admissionRules(config: Config, estimate: () => Promise<Estimate>): () => Promise<AdmissionRules> {
+  // A request's early check and its decision (and a burst of requests) share one reading of past runs.
+  let recent: { at: number; costUsd: Promise<[number, number] | null> } | undefined;
+  const costUsd = () => {
+    if (!recent || Date.now() - recent.at > ESTIMATE_REUSE_MS)
+      // Without an estimate nothing is reserved; the caps still count what finished research cost.
+      recent = {
+        at: Date.now(),
+        costUsd: estimate().then(
+          (e) => e.costUsd,
+          () => null,
+        ),
+      };
+    return recent.costUsd;
+  };
+  return async () => ({
+    perUser: config.jobs.sessionsPerUser,
+    caps: config.jobs.spendCaps,
+    costUsd: await costUsd(),
+  });
+}

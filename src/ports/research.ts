@@ -1,0 +1,148 @@
+/**
+ * Research as a port: how a session is researched is a backend's business
+ * (today the engine's own agents). The session room, the worker and every
+ * surface (Slack, the terminal) talk to a backend through this, and read a
+ * session through its backend-neutral view, never a backend's own state.
+ */
+import type { LlmPurpose } from './llm.js';
+import type { Logger } from './logger.js';
+import type { FinalReport, Source, StopReason } from './report.js';
+
+/** The ways of researching a session can be run by. */
+export type BackendName = 'agents';
+
+export interface ResearchRequest {
+  question: string;
+  /** The previous question, plan and report when this is a follow-up in the same thread. */
+  previousResearch?: string;
+  skipClarification?: boolean;
+  clarification?: { questions: string; answer: string | null };
+  /** The requester reviews the plan before research starts; it starts by itself after `seconds`. */
+  planReview?: { seconds: number };
+}
+
+/**
+ * A backend's saved state, written after every step so a session resumes
+ * from it: opaque to everyone but the backend that wrote it (the store keeps
+ * it as JSON and knows only whose it is).
+ */
+export interface Checkpoint {
+  readonly backend: BackendName;
+  readonly sessionId: string;
+}
+
+/** `review`: the plan waits for the requester (or its time) before research starts. */
+export type Phase = 'clarify' | 'plan' | 'review' | 'research' | 'report' | 'done';
+
+/** What a person and the surfaces they use may know of a session, whichever backend researches it. */
+export interface SessionView {
+  backend: BackendName;
+  question: string;
+  clarification: { questions: string; answer: string | null } | null;
+  plan: string | null;
+  phase: Phase;
+  /** When research began (the time budget's start), or null before. */
+  startedAt: number | null;
+  /** 1, then 2 and up after [Research more]. */
+  reportVersion: number;
+  usage: Usage;
+  report: FinalReport | null;
+  /** Sources shown to research so far. */
+  sourcesSeen: number;
+}
+
+export interface ModelUsage {
+  purpose: LlmPurpose;
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Of the input, tokens served from the prompt cache (absent in older checkpoints). */
+  cachedInputTokens?: number;
+}
+
+export interface Usage {
+  models: ModelUsage[];
+  webSearches: number;
+  internalSearches: number;
+  /** Pages read with readable content. */
+  pagesRead: number;
+  /** Page reads that were refused, failed or gave nothing readable (absent in older checkpoints). */
+  pagesFailed?: number;
+}
+
+export type AgentActivity =
+  | { kind: 'thinking' }
+  | { kind: 'searching'; queries: string[] }
+  | { kind: 'searching_internal'; queries: string[] }
+  | { kind: 'reading'; urls: string[] }
+  | { kind: 'writing' };
+
+/** What research reports as it runs; surfaces (CLI, Slack) and the store subscribe. */
+export type ResearchEvent =
+  | { type: 'phase'; phase: 'clarify' | 'plan' | 'research' | 'report' }
+  | { type: 'clarification'; questions: string }
+  | { type: 'plan_delta'; text: string }
+  /** `review`: research waits for the requester to start it (or edit the plan). */
+  | { type: 'plan_done'; plan: string; review?: boolean }
+  | { type: 'cycle'; cycle: number; maxCycles: number }
+  | { type: 'thinking'; text: string }
+  | { type: 'agent_started'; agentId: string; task: string }
+  | { type: 'agent_activity'; agentId: string; activity: AgentActivity }
+  | { type: 'agent_done'; agentId: string; sources: number }
+  /** Pages an agent read in full (one tool step's worth). */
+  | { type: 'agent_read'; agentId: string; pages: { url: string; title: string }[] }
+  | { type: 'agent_failed'; agentId: string; reason: string }
+  | { type: 'source_added'; source: Source }
+  /** The requester's note, handed to the orchestrator. */
+  | { type: 'steering'; text: string }
+  | { type: 'research_stopped'; reason: StopReason }
+  | { type: 'report_delta'; text: string }
+  | { type: 'report_done'; markdown: string }
+  | { type: 'usage'; usage: Usage; costUsd: number | null }
+  | { type: 'error'; message: string; fault: string };
+
+export type EmitEvent = (event: ResearchEvent) => void;
+
+/** Where a session came to rest after a run, with its checkpoint and view there. */
+export type ResearchOutcome = (
+  | { kind: 'needs_clarification'; questions: string }
+  /** The plan is written; research starts when the requester says so or `seconds` have passed. */
+  | { kind: 'needs_plan_review'; plan: string; seconds: number }
+  | { kind: 'done'; report: FinalReport }
+  /** `found` is what the session had gathered when it was cancelled. */
+  | { kind: 'cancelled'; found: FinalReport }
+) & { checkpoint: Checkpoint; view: SessionView };
+
+/** One run of a session, from its checkpoint to its next resting point. */
+export interface ResearchRun {
+  checkpoint: Checkpoint;
+  emit: EmitEvent;
+  /** Called after every step; a throw (e.g. the lease was lost) stops the run. */
+  saveCheckpoint: (checkpoint: Checkpoint) => Promise<void>;
+  /** The requester's notes to the running research after a given note id (none outside a thread). */
+  steering?: (afterId: number) => Promise<{ id: number; text: string }[]>;
+  /** Aborted: the run stops and returns `cancelled` with what it found. */
+  signal: AbortSignal;
+  logger: Logger;
+  /** What this run may still spend (the daily caps less what was spent); unset: no cap. */
+  spendLimitUsd?: number;
+}
+
+/**
+ * A way of researching. Everything but `run` is pure: a surface may call
+ * them to start, answer, edit or continue a session without running it.
+ */
+export interface ResearchBackend {
+  readonly name: BackendName;
+  /** A new session's first checkpoint. */
+  begin(sessionId: string, request: ResearchRequest): Checkpoint;
+  /** The requester answered the questions (or chose to start without answering: `null`). */
+  answer(checkpoint: Checkpoint, answer: string | null): Checkpoint;
+  /** A plan under review replaced by the requester's edit. */
+  withPlan(checkpoint: Checkpoint, plan: string): Checkpoint;
+  /** [Research more]: a new session going on from a finished one, with the report it delivered. */
+  continueFrom(finished: Checkpoint, sessionId: string, report: FinalReport | null): Checkpoint;
+  view(checkpoint: Checkpoint): SessionView;
+  run(run: ResearchRun): Promise<ResearchOutcome>;
+}

@@ -1,0 +1,118 @@
+import { describeError } from '../engine/errors.js';
+import type { Logger } from '../ports/logger.js';
+import type { ResearchOutcome } from '../ports/research.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
+import type { SessionStatus } from '../store/session-status.js';
+import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SpendStore } from '../store/spend-store.js';
+import type { SteeringStore } from '../store/steering-store.js';
+import type { ResearchBackends } from './research-backends.js';
+import type { SessionMoments } from './session-moments.js';
+import { SessionRecorder } from './session-recorder.js';
+import type { SessionSurface, SurfaceFactory } from './session-surface.js';
+import { type SpendCaps, spendLeft } from './spend-caps.js';
+
+export interface SessionRunDeps {
+  sessions: SessionStore;
+  lifecycle: SessionLifecycle;
+  research: ResearchBackends;
+  /** Publishes sessions of some origins somewhere (Slack threads); none for the rest. */
+  surfaceFor?: SurfaceFactory;
+  /** The requester's notes to running research. */
+  steering?: SteeringStore;
+  /** Daily spending caps, and where spending is read: a run may spend what they leave it. */
+  spend?: { store: SpendStore; caps: SpendCaps };
+  /** Told when a session comes to rest. */
+  moments?: SessionMoments;
+}
+
+export interface StoredRun {
+  log: Logger;
+  /** Aborted: research stops; `handedBack` says whether the session is over (a cancel) or not. */
+  signal: AbortSignal;
+  /** The lease this run holds: every write requires still holding it. */
+  owner?: string;
+  /** Writes wait out a database outage until this aborts. */
+  giveUp?: AbortSignal;
+  /** The run stopped for this process's own reasons (draining, the lease lost): nothing is recorded as its end. */
+  handedBack: (error?: unknown) => boolean;
+}
+
+/**
+ * Runs a stored session from its checkpoint to its next resting point with
+ * the backend that wrote the checkpoint: events and checkpoints recorded as
+ * it goes, shown on its surface, and where it came to rest recorded with the
+ * writes that show it. Returns the status it rests in, or `handed_back`.
+ */
+export async function runStoredSession(
+  deps: SessionRunDeps,
+  id: string,
+  run: StoredRun,
+): Promise<SessionStatus | 'handed_back'> {
+  const { sessions, log } = { ...deps, log: run.log };
+  const recorder = new SessionRecorder(sessions, deps.lifecycle, id, log, run.owner, run.giveUp);
+  let surface: SessionSurface | undefined;
+  let row: SessionRow | null = null;
+  try {
+    const checkpoint = await sessions.loadCheckpoint(id);
+    if (!checkpoint) throw new Error(`session ${id} has no checkpoint to start from`);
+    const backend = deps.research.of(checkpoint);
+    const view = backend.view(checkpoint);
+    const dropped = await sessions.truncateEventsToCheckpoint(id);
+    row = await sessions.get(id);
+    if (row && deps.surfaceFor) surface = await deps.surfaceFor(row, view, log);
+    log.info({ backend: backend.name, phase: view.phase, dropped }, 'running session');
+    const outcome: ResearchOutcome = await backend.run({
+      checkpoint,
+      logger: log,
+      emit: (event) => {
+        recorder.onEvent(event);
+        surface?.onEvent(event);
+      },
+      saveCheckpoint: (c) => recorder.checkpoint(c),
+      steering: deps.steering && ((after) => deps.steering!.since(id, after)),
+      signal: run.signal,
+      spendLimitUsd: await spendLimit(deps, row, id),
+    });
+    if (outcome.kind === 'cancelled' && run.handedBack()) {
+      // Draining or superseded: the session is not over, it continues from its checkpoint elsewhere.
+      await recorder.flush();
+      log.info({ reason: (run.signal.reason as Error)?.message }, 'session handed back');
+      return 'handed_back';
+    }
+    const status = await recorder.finish(outcome, (await surface?.outcomeIntents(outcome)) ?? []);
+    if (row) deps.moments?.settled({ session: row, settled: outcome, status });
+    log.info({ outcome: outcome.kind, status }, 'session came to rest');
+    return status;
+  } catch (error) {
+    if (run.handedBack(error)) {
+      log.warn({ err: error, reason: (run.signal.reason as Error)?.message }, 'session handed back');
+      return 'handed_back';
+    }
+    log.error({ err: error }, 'session failed');
+    const failed = { kind: 'failed', message: describeError(error) } as const;
+    await recorder
+      .fail(failed.message, (await surface?.outcomeIntents(failed)) ?? [])
+      .catch((err) => log.error({ err }, 'could not record the failure'));
+    if (row) deps.moments?.settled({ session: row, settled: failed, status: 'failed' });
+    return 'failed';
+  } finally {
+    await surface?.close();
+  }
+}
+
+/**
+ * What one run may spend: with caps, its reservation, or less when the caps
+ * (others' spending and reservations, not its own) now leave less.
+ */
+async function spendLimit(
+  deps: SessionRunDeps,
+  row: SessionRow | null,
+  id: string,
+): Promise<number | undefined> {
+  if (!deps.spend || !row) return undefined;
+  const who = { requester: row.requester, teamId: row.teamId };
+  const { limitUsd } = await spendLeft(deps.spend.store, deps.spend.caps, who, id);
+  if (limitUsd === undefined) return undefined;
+  return Math.min(limitUsd, row.reservedUsd ?? limitUsd);
+}

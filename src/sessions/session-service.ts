@@ -1,0 +1,169 @@
+import { withoutControls } from '../engine/control-characters.js';
+import { questionRefusal } from '../engine/question-refusal.js';
+import type { Checkpoint, ResearchRequest, SessionView } from '../ports/research.js';
+import type { NewSession, SlackOpening } from '../store/insert-session.js';
+import type { OutboxIntent } from '../store/outbox-intent.js';
+import type { SessionLifecycle } from '../store/session-lifecycle.js';
+import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SteeringStore } from '../store/steering-store.js';
+import type { AdmissionRules, Refusal, SessionAdmission } from './admission.js';
+import type { ResearchBackends } from './research-backends.js';
+
+export interface SessionServiceDeps {
+  sessions: SessionStore;
+  lifecycle: SessionLifecycle;
+  /** Decides whether a session may start and creates it, atomically. */
+  admission: SessionAdmission;
+  /** What a new session must fit (see admissionRules). */
+  rules: () => Promise<AdmissionRules>;
+  research: ResearchBackends;
+  steering?: SteeringStore;
+  newSessionId: () => string;
+  maxQuestionChars: number;
+}
+
+/** Who asks, and where (a thread takes one research at a time). */
+export type Asker = Pick<NewSession, 'requester' | 'teamId' | 'channelId' | 'threadTs'>;
+
+/** A new research: its record, and either a request for the current backend or a continued checkpoint. */
+export interface Start {
+  session: Omit<NewSession, 'id'> & { id?: string };
+  request?: Omit<ResearchRequest, 'question'>;
+  /** Its first checkpoint when the surface has it: a continued research's (see `continueFrom`), or one it runs itself. */
+  checkpoint?: Checkpoint;
+}
+
+export type Started =
+  | { started: true; id: string; checkpoint: Checkpoint }
+  | { started: false; refusal: Refusal };
+
+/**
+ * The session's use cases, one definition for every surface (Slack, the
+ * terminal, any later one): start, answer the questions, start now, edit the
+ * plan, cancel, continue (research more), steer. Surfaces decide who may do
+ * what and what their thread shows (passed in as outbox intents, recorded
+ * with the move in one statement); this decides what happens to the session.
+ */
+export class SessionService {
+  constructor(private readonly deps: SessionServiceDeps) {}
+
+  /**
+   * Why a new research cannot start, or undefined: the question (when there
+   * is one), then admission's rules read without deciding (a request sure to
+   * be refused is told so before anything is posted; starting decides).
+   */
+  async refusal(who: Asker, question?: string): Promise<Refusal | undefined> {
+    const sentence =
+      question === undefined ? undefined : questionRefusal(question, this.deps.maxQuestionChars);
+    if (sentence) return { kind: 'question', sentence };
+    const decision = await this.deps.admission.check(who, await this.deps.rules());
+    return decision.admitted ? undefined : decision.refusal;
+  }
+
+  /** A session for the workers, admitted atomically (the question checked first), with its thread's first writes. */
+  async queue(start: Start, slack: SlackOpening = {}): Promise<Started> {
+    return this.start(start, (session, checkpoint, rules) =>
+      this.deps.admission.admitQueued(session, checkpoint, slack, rules),
+    );
+  }
+
+  /** A session this process runs itself (the terminal's `ask`), admitted like every other. */
+  async startHere(start: Start): Promise<Started & { spendLimitUsd?: number }> {
+    let spendLimitUsd: number | undefined;
+    const started = await this.start(start, async (session, _checkpoint, rules) => {
+      const admission = await this.deps.admission.admitRunning(session, rules);
+      if (admission.admitted) spendLimitUsd = admission.spendLimitUsd;
+      return admission;
+    });
+    return { ...started, spendLimitUsd };
+  }
+
+  private async start(
+    { session, request, checkpoint: given }: Start,
+    admit: (
+      session: NewSession,
+      checkpoint: Checkpoint,
+      rules: AdmissionRules,
+    ) => Promise<{ admitted: true } | { admitted: false; refusal: Refusal }>,
+  ): Promise<Started> {
+    const sentence = questionRefusal(session.question, this.deps.maxQuestionChars);
+    if (sentence) return { started: false, refusal: { kind: 'question', sentence } };
+    const id = given?.sessionId ?? session.id ?? this.deps.newSessionId();
+    const checkpoint =
+      given ?? this.deps.research.current.begin(id, { question: session.question, ...request });
+    const admission = await admit({ ...session, id }, checkpoint, await this.deps.rules());
+    return admission.admitted
+      ? { started: true, id, checkpoint }
+      : { started: false, refusal: admission.refusal };
+  }
+
+  /** A stored session as surfaces read it, whichever backend researches it. */
+  async view(id: string): Promise<SessionView | null> {
+    const checkpoint = await this.deps.sessions.loadCheckpoint(id);
+    return checkpoint && this.deps.research.view(checkpoint);
+  }
+
+  /**
+   * The requester answered the questions (or started without answering:
+   * `null`): the session goes back to the queue, once; false when it no
+   * longer waits for answers (a second answer, a double click).
+   */
+  async answer(id: string, text: string | null, intents: OutboxIntent[] = []): Promise<boolean> {
+    const checkpoint = await this.deps.sessions.loadCheckpoint(id);
+    if (!checkpoint) return false;
+    const answer = text === null ? null : withoutControls(text);
+    const answered = this.deps.research.of(checkpoint).answer(checkpoint, answer);
+    return this.deps.lifecycle.requeueAnswered(answered, intents);
+  }
+
+  /** [Start now] on a plan under review: due at once; false when it no longer waits. */
+  startNow(id: string): Promise<boolean> {
+    return this.deps.lifecycle.startNow(id);
+  }
+
+  /** The plan research will follow, while it waits for review (the wait starts again); false once started. */
+  async editPlan(id: string, plan: string, seconds: number, intents: OutboxIntent[] = []): Promise<boolean> {
+    const checkpoint = await this.deps.sessions.loadCheckpoint(id);
+    if (!checkpoint) return false;
+    const edited = this.deps.research.of(checkpoint).withPlan(checkpoint, plan);
+    return this.deps.lifecycle.editPlan(id, { plan, checkpoint: edited }, seconds, intents);
+  }
+
+  /**
+   * Ends a session waiting for answers or a start at once (with the writes
+   * that close its thread), or asks running research to stop: `stopping`,
+   * and what it found is delivered when it does.
+   */
+  async cancel(
+    row: SessionRow,
+    by: string,
+    closing: () => Promise<OutboxIntent[]>,
+  ): Promise<'cancelled' | 'stopping'> {
+    if (row.status === 'clarifying' || row.status === 'reviewing') {
+      if (await this.deps.lifecycle.cancelWaiting(row.id, by, await closing())) return 'cancelled';
+    }
+    await this.deps.lifecycle.requestCancel(row.id, by);
+    return 'stopping';
+  }
+
+  /**
+   * [Research more]: the first checkpoint of a new session going on from a
+   * finished one with everything it found, or null when it has no report.
+   */
+  async continueFrom(row: SessionRow): Promise<Checkpoint | null> {
+    const finished = await this.deps.sessions.loadCheckpoint(row.id);
+    if (!finished) return null;
+    const backend = this.deps.research.of(finished);
+    const report = row.report ?? backend.view(finished).report;
+    if (!report) return null;
+    return backend.continueFrom(finished, this.deps.newSessionId(), report);
+  }
+
+  /** The requester's note to running research, read at its next step; false when there is nothing to say. */
+  async steer(id: string, by: string, text: string): Promise<boolean> {
+    const note = withoutControls(text).trim();
+    if (!note || !this.deps.steering) return false;
+    await this.deps.steering.add(id, by, note.slice(0, this.deps.maxQuestionChars));
+    return true;
+  }
+}
