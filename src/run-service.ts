@@ -12,6 +12,7 @@ import { startWorker, workerName } from './jobs/worker.js';
 import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
+import type { SessionMoments } from './sessions/session-moments.js';
 import { PlanReview } from './slack/plan-review.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
@@ -33,6 +34,8 @@ export interface ServiceOptions {
   pollMs?: number;
   /** Called once the Slack app listens, with its HTTP port (HTTP mode). */
   onListening?: (port: number | undefined) => void;
+  /** Subscribes to the process's session moments (settled, report published) once the room is built. */
+  subscribe?: (moments: SessionMoments) => void;
 }
 
 /**
@@ -61,6 +64,7 @@ export async function runService(
     });
     // Nothing to research with (no model access, no search and no documents) ends start-up here, in one line.
     await room.engine();
+    options.subscribe?.(room.moments);
     const owner = workerName();
     if (store.db.embedded && options.mode === 'worker')
       logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');

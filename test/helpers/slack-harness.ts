@@ -2,6 +2,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Llm, LlmPurpose } from '../../src/ports/llm.js';
 import { runService } from '../../src/run-service.js';
+import type { ReportPublished } from '../../src/sessions/session-moments.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { type FakeSlack, fakeSlackServer } from '../fakes/fake-slack-server.js';
@@ -51,6 +52,8 @@ export async function slackHarness(
     ...extraEnv,
   };
   const servers: { stop: () => Promise<void> }[] = [];
+  /** Reports the serve processes announced as published (the session room's moment). */
+  const published: ReportPublished[] = [];
 
   /** Starts one `serve` process-equivalent; several may run against the same database. */
   async function start(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -66,6 +69,7 @@ export async function slackHarness(
       editIntervalMs: 150,
       pollMs: 50,
       onListening: listening,
+      subscribe: (moments) => moments.onReportPublished((m) => void published.push(m)),
     });
     const ended = done.then(() => Promise.reject(new Error('serve ended before it listened')));
     const server = {
@@ -86,6 +90,7 @@ export async function slackHarness(
     search,
     model,
     env,
+    published,
     start,
     async close() {
       for (const s of servers.splice(0)) await s.stop().catch(() => {});

@@ -66,6 +66,15 @@ describe('[Research more]', () => {
     expect(sourceUrls(v2!.markdown)).toHaveLength(4);
     // The first version's sources keep their numbers.
     expect(sourceUrls(v2!.markdown).slice(0, 2)).toEqual(sourceUrls(v1!.markdown));
+    // Each version was announced once its report was in the thread, in the thread's channel.
+    await eventually(() => h!.published.length === 2, 10_000, 'both reports announced');
+    const [first, second] = (await storedSessions(h)).sort((a, b) => a.turn - b.turn);
+    expect(h.published.map((p) => [p.sessionId, p.version, p.sources.length])).toEqual([
+      [first!.id, 1, 2],
+      [second!.id, 2, 4],
+    ]);
+    expect(new Set(h.published.map((p) => `${p.teamId} ${p.channelId} ${p.threadTs}`)).size).toBe(1);
+    expect(h.published[0]!.channelId).toBeTruthy();
     // Two more research cycles ran, and no search or page read was repeated.
     const agents = h.model.requests.filter((r) => r.tools?.some((t) => t.function.name === 'research_agent'));
     expect(agents.length).toBeGreaterThanOrEqual(6);
