@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolSpec } from '../../ports/llm.js';
 import type { AgentActivity } from '../events.js';
-import { firstStop, type LoopView, researchLimits, stopWhen } from '../loop/stop-rules.js';
+import { firstStop, type LoopView, researchLimits, type Stop, stopWhen } from '../loop/stop-rules.js';
 import { toolStep } from '../loop/tool-step.js';
 import {
   callModel,
@@ -39,8 +39,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
 
   const messages: ChatMessage[] = [{ role: 'user', content: renderTask(ctx, task) }];
   const shown = new Set<number>();
-  const loop: LoopView = { cycle: 0, turn: 0, calls: [] };
-  let invalidSteps = 0;
+  const loop: LoopView = { cycle: 0, turn: 0, calls: [], invalidTurns: 0 };
 
   // The system prompt, tools and task stay byte-identical across the agent's requests (and its report
   // request), so providers can cache them with the growing history; only the cycle line at the end changes.
@@ -56,8 +55,18 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     // Thinking does not spend a cycle, so turns are capped too: a model that only thinks cannot loop forever.
     stopWhen.turns(settings.maxAgentCycles * 3),
   ];
-  const done = [stopWhen.toolCalled(generateReportTool.name)];
-  while (!firstStop(limits, ctx, loop)) {
+  const afterTurn = [
+    stopWhen.interrupted(),
+    stopWhen.modelFailed(),
+    stopWhen.toolCalled(generateReportTool.name),
+  ];
+  // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
+  const afterTools = [stopWhen.cancelled(), stopWhen.invalidTurns(MAX_INVALID_STEPS)];
+  let stop: Stop | null = null;
+  let refused: string | null = null;
+  for (;;) {
+    stop = firstStop(limits, ctx, loop);
+    if (stop) break;
     const step = await toolStep(
       ctx,
       {
@@ -77,27 +86,16 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       `${agentId}.${++loop.turn}`,
       'research with the tools, or call generate_report',
     );
+    loop.step = step;
+    loop.calls = step.kind === 'calls' ? step.calls : [];
+    stop = firstStop(afterTurn, ctx, loop);
+    if (stop) break;
     if (step.kind === 'text') {
       messages.push(...step.nudge);
       loop.cycle += 1;
       continue;
     }
-    if (step.kind === 'interrupted') {
-      if (step.why === 'cancelled') return { ok: false, reason: 'cancelled', cancelled: true };
-      break;
-    }
-    if (step.kind === 'failed') {
-      if (shown.size === 0) return { ok: false, reason: errorText(step.error) };
-      ctx.log.warn(
-        { agentId, err: step.error },
-        'agent model call failed; writing report from what was found',
-      );
-      break;
-    }
-    const { calls } = step;
-    loop.calls = calls;
-    if (firstStop(done, ctx, loop)) break;
-
+    const { calls } = loop;
     messages.push({ role: 'assistant', content: '', toolCalls: calls });
     const env = {
       ctx,
@@ -118,15 +116,14 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     const read = outcomes.flatMap((o) => o.read ?? []).map((n) => ctx.sources.get(n));
     const pages = read.flatMap((s) => (s?.url ? [{ url: s.url, title: s.title || s.url }] : []));
     if (pages.length > 0) deps.emit({ type: 'agent_read', agentId, pages });
-    if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
-    // A model that only ever sends arguments our tools refuse is not researching: say so rather than "found nothing".
-    const invalid = allInvalid(outcomes);
+    refused = allInvalid(outcomes);
     // The model works when it makes a research call our tools accept; until then, what it sent is the cause.
-    if (invalid === null) noteWorked(ctx.state, 'model');
-    else noteFailure(ctx.state, 'model', invalid);
-    invalidSteps = invalid === null ? 0 : invalidSteps + 1;
-    if (invalid !== null && invalidSteps >= MAX_INVALID_STEPS && shown.size === 0)
-      return { ok: false, reason: `the model kept sending tool calls with invalid arguments (${invalid})` };
+    if (refused === null) noteWorked(ctx.state, 'model');
+    else noteFailure(ctx.state, 'model', refused);
+    // Refused turns count only until the agent has found something to report on.
+    loop.invalidTurns = refused === null || shown.size > 0 ? 0 : (loop.invalidTurns ?? 0) + 1;
+    stop = firstStop(afterTools, ctx, loop);
+    if (stop) break;
     if (searchedWeb && deps.pageReader) {
       messages.push({ role: 'user', content: deps.prompts.render('open-url-nudge', {}).text });
     }
@@ -134,7 +131,17 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
     if (calls.some((c) => c.name !== thinkTool.name)) loop.cycle += 1;
   }
 
-  if (ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+  // A cancel that came while the last turn ended otherwise still wins.
+  if (stop === 'cancelled' || ctx.cancel.aborted) return { ok: false, reason: 'cancelled', cancelled: true };
+  if (stop === 'invalid_calls')
+    return { ok: false, reason: `the model kept sending tool calls with invalid arguments (${refused})` };
+  if (stop === 'model_failed' && loop.step?.kind === 'failed') {
+    if (shown.size === 0) return { ok: false, reason: errorText(loop.step.error) };
+    ctx.log.warn(
+      { agentId, err: loop.step.error },
+      'agent model call failed; writing report from what was found',
+    );
+  }
   if (shown.size === 0) {
     return { ok: true, report: 'The research agent found no sources for this task.', sources: 0 };
   }

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { ChatMessage } from '../../ports/llm.js';
 import { runAgent } from '../agent/run-agent.js';
-import { firstStop, researchLimits, stopWhen } from '../loop/stop-rules.js';
+import { firstStop, type LoopView, researchLimits, type Stop, stopWhen } from '../loop/stop-rules.js';
 import { toolStep } from '../loop/tool-step.js';
 import { currentDate, cycleStatus, researchEndOf, type SessionContext } from '../session-context.js';
 import { noteFailure } from '../session-failures.js';
@@ -37,17 +37,18 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
   const offered = toolsFor(ctx, 'orchestrator');
   const tools = specsFor(offered, 'orchestrator');
   const limits = researchLimits(maxCycles, until);
-  const done = [stopWhen.toolCalled(generateReportTool.name)];
+  // After each model turn: it was cut short or failed, answered in text with findings in hand, or asked for the report.
+  const afterTurn = [
+    stopWhen.interrupted(),
+    stopWhen.modelFailed(),
+    stopWhen.answeredInText((c) => hasFindings(c.state)),
+    stopWhen.toolCalled(generateReportTool.name),
+  ];
+  const loop: LoopView = { cycle: state.cycle, turn: state.cycle, calls: [] };
 
   for (;;) {
     const stop = firstStop(limits, ctx, { cycle: state.cycle, turn: state.cycle, calls: [] });
-    if (stop === 'cancelled') return 'cancelled';
-    if (stop === 'max_cycles') break;
-    if (stop) {
-      state.stopReason = stop as StopReason;
-      deps.emit({ type: 'research_stopped', reason: state.stopReason });
-      break;
-    }
+    if (stop) return stopResearch(ctx, stop, loop);
     deps.emit({ type: 'cycle', cycle: state.cycle + 1, maxCycles });
     await applySteering(ctx);
     // What changes every cycle comes last.
@@ -71,22 +72,15 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
       `cycle${state.cycle + 1}`,
       'dispatch research_agent calls, or call generate_report',
     );
-    if (step.kind === 'interrupted' && step.why === 'cancelled') return 'cancelled';
-    if (step.kind === 'interrupted' || step.kind === 'failed') {
-      state.stopReason = step.kind === 'interrupted' ? 'time_budget' : 'provider_error';
-      if (step.kind === 'failed')
-        ctx.log.warn({ err: step.error }, 'orchestrator model call failed; writing the report');
-      deps.emit({ type: 'research_stopped', reason: state.stopReason });
-      break;
-    }
+    const calls = step.kind === 'calls' ? step.calls : [];
+    Object.assign(loop, { cycle: state.cycle, turn: state.cycle, calls, step });
+    const after = firstStop(afterTurn, ctx, loop);
+    if (after) return stopResearch(ctx, after, loop);
     if (step.kind === 'text') {
-      if (hasFindings(state)) break;
       state.history.push(...step.nudge);
       await finishCycle(ctx);
       continue;
     }
-    const { calls } = step;
-    if (firstStop(done, ctx, { cycle: state.cycle, turn: state.cycle, calls })) break;
 
     // Every call gets a result (strict providers require it); agents beyond the parallel limit wait their turn.
     const results = await Promise.all(
@@ -109,11 +103,33 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
     calls.forEach((call, i) => {
       state.history.push({ role: 'tool', toolCallId: call.id, content: results[i]!.content });
     });
-    if (ctx.cancel.aborted) return 'cancelled';
+    if (firstStop(cancelled, ctx, loop)) return 'cancelled';
     await finishCycle(ctx);
   }
+}
+
+const cancelled = [stopWhen.cancelled()];
+
+/** Where research goes when a rule stops it: the report (labelled partial when a budget or the model ended it), or cancelled. */
+function stopResearch(ctx: SessionContext, stop: Stop, loop: LoopView): 'report' | 'cancelled' {
+  if (stop === 'cancelled') return 'cancelled';
+  const reason = PARTIAL[stop];
+  if (!reason) return 'report';
+  if (loop.step?.kind === 'failed')
+    ctx.log.warn({ err: loop.step.error }, 'orchestrator model call failed; writing the report');
+  ctx.state.stopReason = reason;
+  ctx.deps.emit({ type: 'research_stopped', reason });
   return 'report';
 }
+
+/** The stops after which the report is labelled partial, and why. */
+const PARTIAL: Partial<Record<Stop, StopReason>> = {
+  time_budget: 'time_budget',
+  token_budget: 'token_budget',
+  tool_call_budget: 'tool_call_budget',
+  spend_cap: 'spend_cap',
+  model_failed: 'provider_error',
+};
 
 async function finishCycle(ctx: SessionContext): Promise<void> {
   ctx.state.cycle += 1;

@@ -1,4 +1,5 @@
 import type { ToolCall, ToolSpec } from '../../ports/llm.js';
+import { toolCallsSpent } from '../loop/stop-rules.js';
 import type { SessionContext } from '../session-context.js';
 import { parseArgs, type Role, type Tool, type ToolEnv, toolSpec } from './define-tool.js';
 import { generatePlanTool } from './generate-plan-tool.js';
@@ -49,7 +50,7 @@ export async function runToolCall(
       shown: [],
     };
   }
-  if (tool.budgeted && ctx.state.toolCalls >= ctx.settings.toolCallBudget) {
+  if (tool.budgeted && toolCallsSpent(ctx)) {
     return {
       content: 'Error: the tool-call budget for this research is used up; call generate_report.',
       shown: [],

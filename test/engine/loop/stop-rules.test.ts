@@ -60,6 +60,31 @@ describe('stop rules', () => {
     expect(rule(ctx, loop({ calls: [call('web_search'), call('generate_report')] }))).toBe('tool_called');
   });
 
+  it('after a model turn: cut short (a cancel, or the deadline as the time budget), failed, or a text answer when there is enough', () => {
+    const { ctx } = context();
+    const turned = (step: LoopView['step']) => loop({ step });
+    expect(stopWhen.interrupted()(ctx, turned({ kind: 'interrupted', why: 'cancelled' }))).toBe('cancelled');
+    expect(stopWhen.interrupted()(ctx, turned({ kind: 'interrupted', why: 'deadline' }))).toBe('time_budget');
+    expect(stopWhen.interrupted()(ctx, turned({ kind: 'calls', calls: [] }))).toBeNull();
+    expect(stopWhen.modelFailed()(ctx, turned({ kind: 'failed', error: new Error('x') }))).toBe(
+      'model_failed',
+    );
+    expect(stopWhen.modelFailed()(ctx, turned({ kind: 'text', nudge: [] }))).toBeNull();
+    let enough = false;
+    const answered = stopWhen.answeredInText(() => enough);
+    expect(answered(ctx, turned({ kind: 'text', nudge: [] }))).toBeNull();
+    enough = true;
+    expect(answered(ctx, turned({ kind: 'text', nudge: [] }))).toBe('answered');
+    expect(answered(ctx, turned({ kind: 'calls', calls: [] }))).toBeNull();
+  });
+
+  it('invalidTurns: once that many turns in a row had every call refused', () => {
+    const { ctx } = context();
+    expect(stopWhen.invalidTurns(3)(ctx, loop({ invalidTurns: 2 }))).toBeNull();
+    expect(stopWhen.invalidTurns(3)(ctx, loop({ invalidTurns: 3 }))).toBe('invalid_calls');
+    expect(stopWhen.invalidTurns(3)(ctx, loop())).toBeNull();
+  });
+
   it('firstStop: the first rule that says stop, in the order given, or null', () => {
     const { ctx, cancel } = context();
     const rules = [stopWhen.cancelled(), stopWhen.cycles(1)];
