@@ -1,6 +1,5 @@
 import type { ModelPrice } from './engine/usage.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
-import type { ReportFormat } from './slack/thread/report-intents.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
 export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
@@ -64,7 +63,8 @@ export interface Config {
     /** How long Slack writes are retried before a session is undeliverable. */
     deliveryDeadlineHours: number;
     suggestedPrompts: string[];
-    reportFormat: ReportFormat;
+    /** How a report goes to Slack: a canvas with a summary in the thread, or the report itself in the thread. */
+    reportFormat: 'auto' | 'canvas' | 'messages';
     planReviewSeconds: number;
   };
   logLevel?: string;

@@ -4,11 +4,11 @@ import { outageLog } from '../../store/database-outage.js';
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
 import type { SessionLifecycle } from '../../store/session-lifecycle.js';
 import type { SessionStore } from '../../store/session-store.js';
-import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackApi } from '../slack-api.js';
 import type { SlackRateLimited } from '../slack-errors.js';
 import { Budget } from './delivery-budget.js';
 import { backoffMs, classifyFailure, fallbackIntents, refusalLog } from './delivery-failures.js';
+import type { EditScheduler } from './edit-scheduler.js';
 import { performIntent } from './perform-intent.js';
 
 export interface DispatcherDeps {

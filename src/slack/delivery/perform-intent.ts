@@ -1,6 +1,5 @@
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
 import type { SessionStore, SlackMessageRef } from '../../store/session-store.js';
-import type { EditScheduler } from '../publish/edit-scheduler.js';
 import type { SlackMessage } from '../render/messages.js';
 import type { SlackApi } from '../slack-api.js';
 import { createCanvas, deleteCanvas, shareCanvas } from '../slack-canvases.js';
@@ -15,6 +14,7 @@ import type {
 } from '../thread/session-thread.js';
 import { ThreadMessages } from '../thread/thread-roles.js';
 import { featureRefused } from './delivery-failures.js';
+import type { EditScheduler } from './edit-scheduler.js';
 
 export interface PerformContext {
   api: SlackApi;

@@ -1,10 +1,10 @@
 import type { Clock } from '../../ports/clock.js';
 import type { OutboxStore } from '../../store/outbox-store.js';
 import type { SessionStore } from '../../store/session-store.js';
+import type { EditScheduler } from '../delivery/edit-scheduler.js';
 import type { Dispatcher } from '../delivery/outbox-dispatcher.js';
 import type { ReportFormat } from '../thread/report-intents.js';
 import type { SetStatus } from './assistant-status.js';
-import type { EditScheduler } from './edit-scheduler.js';
 import type { AppendStream } from './progress-streamer.js';
 
 /** What a thread publisher writes through, and how it shows a session. */

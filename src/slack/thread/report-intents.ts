@@ -1,3 +1,4 @@
+import type { Config } from '../../config-shape.js';
 import { reportDocument } from '../../engine/report-markdown.js';
 import type { FinalReport } from '../../ports/report.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
@@ -6,8 +7,8 @@ import { reportMessages, sourcesMessages } from '../render/messages.js';
 import { summaryMessage } from '../render/summary-message.js';
 import type { SessionThread } from './session-thread.js';
 
-/** How a report goes to Slack: a canvas with a summary in the thread, or the report itself in the thread. */
-export type ReportFormat = 'auto' | 'canvas' | 'messages';
+/** How a report goes to Slack (REPORT_FORMAT). */
+export type ReportFormat = Config['slack']['reportFormat'];
 
 /**
  * The writes that deliver a report. With canvases (`auto`, `canvas`) the

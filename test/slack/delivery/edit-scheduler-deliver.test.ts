@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/ports/logger.js';
-import { EditScheduler } from '../../../src/slack/publish/edit-scheduler.js';
+import { EditScheduler } from '../../../src/slack/delivery/edit-scheduler.js';
 import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
 const target = { team: 'T1', channel: 'C1', ts: '1.0', sessionId: 's' };

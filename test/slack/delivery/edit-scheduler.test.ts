@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/ports/logger.js';
-import { EditScheduler, type EditTarget } from '../../../src/slack/publish/edit-scheduler.js';
+import { EditScheduler, type EditTarget } from '../../../src/slack/delivery/edit-scheduler.js';
 import type { SlackMessage } from '../../../src/slack/render/messages.js';
 import { SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
