@@ -20,7 +20,21 @@ export interface Config {
     reasoning: 'auto' | boolean;
     effort: 'low' | 'medium' | 'high';
   };
-  prices: { models: Record<string, ModelPrice>; searchPer1k: number };
+  prices: { models: Record<string, ModelPrice>; searchPer1k: number; hostedSearchPer1k: number };
+  research: {
+    backend: 'agents' | 'deep-research-api';
+    deepResearch: {
+      model: string;
+      baseURL?: string;
+      apiKey?: string;
+      maxTasks: number;
+      /** A task still running after this long is cancelled and reported as failed. */
+      taskTimeMs: number;
+      /** The first wait between polls of a running task (backing off to 30 s). */
+      pollMs: number;
+      maxToolCalls?: number;
+    };
+  };
   limits: {
     maxParallelAgents: number;
     maxCycles: number | null;

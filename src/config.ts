@@ -72,6 +72,19 @@ const schema = z.object({
     }
   }),
   SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(0),
+  // How sessions are researched: the engine's own agents, or tasks on OpenAI's hosted deep-research models.
+  RESEARCH_BACKEND: z.enum(['agents', 'deep-research-api']).default('agents'),
+  DEEP_RESEARCH_MODEL: z.string().trim().min(1).default('o4-mini-deep-research'),
+  // Where the Responses API is (OpenAI unless set) and its key (OPENAI_API_KEY unless set).
+  DEEP_RESEARCH_BASE_URL: optionalUrl,
+  DEEP_RESEARCH_API_KEY: optionalText,
+  MAX_TASKS: z.coerce.number().int().min(2).max(12).default(6),
+  DEEP_RESEARCH_TASK_MINUTES: positiveNumber.default(30),
+  DEEP_RESEARCH_POLL_SECONDS: positiveNumber.default(5),
+  // Caps the hosted model's searches and page reads per task (cost); unset: the model decides.
+  DEEP_RESEARCH_MAX_TOOL_CALLS: positiveInt.optional(),
+  // USD per 1,000 hosted web-search calls (the price OpenAI lists for its web search tool).
+  HOSTED_SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(10),
   MAX_PARALLEL_AGENTS: z.coerce.number().int().min(1).max(10).default(3),
   MAX_CYCLES: positiveInt.optional(),
   MAX_AGENT_CYCLES: positiveInt.default(8),
@@ -144,6 +157,9 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   REASONING_EFFORT: 'set it to low, medium or high',
   LLM_MAX_RETRIES: 'set it to a whole number from 0 to 20',
   MAX_PARALLEL_AGENTS: 'set it to a whole number from 1 to 10',
+  RESEARCH_BACKEND: 'set it to agents or deep-research-api',
+  DEEP_RESEARCH_BASE_URL: 'set it to the base URL of the Responses API, e.g. https://api.openai.com/v1',
+  MAX_TASKS: 'set it to a whole number from 2 to 12',
   SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
   SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
   ALLOW_PRIVATE_URLS: 'set it to true or false',
@@ -201,7 +217,23 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       reasoning: e.MODEL_REASONING === 'auto' ? 'auto' : e.MODEL_REASONING === 'true',
       effort: e.REASONING_EFFORT,
     },
-    prices: { models: { ...DEFAULT_MODEL_PRICES, ...e.MODEL_PRICES }, searchPer1k: e.SEARCH_PRICE_PER_1K },
+    prices: {
+      models: { ...DEFAULT_MODEL_PRICES, ...e.MODEL_PRICES },
+      searchPer1k: e.SEARCH_PRICE_PER_1K,
+      hostedSearchPer1k: e.HOSTED_SEARCH_PRICE_PER_1K,
+    },
+    research: {
+      backend: e.RESEARCH_BACKEND,
+      deepResearch: {
+        model: e.DEEP_RESEARCH_MODEL,
+        baseURL: e.DEEP_RESEARCH_BASE_URL,
+        apiKey: e.DEEP_RESEARCH_API_KEY,
+        maxTasks: e.MAX_TASKS,
+        taskTimeMs: e.DEEP_RESEARCH_TASK_MINUTES * 60_000,
+        pollMs: e.DEEP_RESEARCH_POLL_SECONDS * 1000,
+        maxToolCalls: e.DEEP_RESEARCH_MAX_TOOL_CALLS,
+      },
+    },
     limits: {
       maxParallelAgents: e.MAX_PARALLEL_AGENTS,
       maxCycles: e.MAX_CYCLES ?? null,

@@ -13,6 +13,10 @@ export const DEFAULT_MODEL_PRICES: Record<string, ModelPrice> = {
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
   'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  // The hosted deep-research models (RESEARCH_BACKEND=deep-research-api); named whole so the o4-mini and o3
+  // prefixes above do not price them.
+  'o4-mini-deep-research': { input: 2, cachedInput: 0.5, output: 8 },
+  'o3-deep-research': { input: 10, cachedInput: 2.5, output: 40 },
   o3: { input: 2, cachedInput: 0.5, output: 8 },
 };
 
