@@ -1,9 +1,13 @@
 import { engineDeps, engineSettings, withKnowledgeBase } from './compose.js';
 import type { Config } from './config.js';
+import { requireHostedAccess } from './config-requirements.js';
 import { agentsBackend } from './engine/agents-backend.js';
+import { deepResearchBackend } from './engine/deep-research/deep-research-backend.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
+import { ResponsesApi } from './llm/responses-api.js';
 import type { Metrics } from './metrics/metrics.js';
+import type { DeepResearchApi } from './ports/deep-research-api.js';
 import type { Logger } from './ports/logger.js';
 import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
@@ -42,12 +46,27 @@ export function composeSessions(
   options: RoomOptions,
 ): SessionsRoom {
   const settings = engineSettings(config);
+  const hosted = config.research.backend === 'deep-research-api';
   let built: Promise<EngineBase> | undefined;
   const engine = () => {
-    built ??= withKnowledgeBase(options.engine ?? engineDeps(config, logger, options), store.db);
+    built ??= (async () => {
+      if (hosted) requireHostedAccess(config);
+      const base = options.engine ?? engineDeps(config, logger, options);
+      return withKnowledgeBase(base, store.db, { searchRequired: !hosted });
+    })();
     return built;
   };
-  const research = researchBackends(agentsBackend(engine, settings));
+  // Both are registered, so a session stays with the backend that started it; RESEARCH_BACKEND picks new ones'.
+  const agents = agentsBackend(engine, settings);
+  const deepResearch = deepResearchBackend(
+    engine,
+    settings,
+    hostedApi(config, logger),
+    config.research.deepResearch,
+  );
+  const research = hosted
+    ? researchBackends(deepResearch, [agents])
+    : researchBackends(agents, [deepResearch]);
   const estimate = async (): Promise<Estimate> => estimateRun(settings, await pastRuns(store.db.pool));
   const moments = new SessionMoments(store.sessions, research, logger);
   const service = new SessionService({
@@ -100,4 +119,23 @@ function admissionRules(config: Config, estimate: () => Promise<Estimate>): () =
     caps: config.jobs.spendCaps,
     costUsd: await costUsd(),
   });
+}
+
+/** The Responses API client, made on first use (a process that never runs a hosted task needs no key for it). */
+function hostedApi(config: Config, logger: Logger): DeepResearchApi {
+  let api: ResponsesApi | undefined;
+  const client = () => {
+    api ??= new ResponsesApi({
+      ...requireHostedAccess(config),
+      maxRetries: config.openai.maxRetries,
+      timeoutMs: 60_000,
+      logger,
+    });
+    return api;
+  };
+  return {
+    create: (request, signal) => client().create(request, signal),
+    retrieve: (id, signal) => client().retrieve(id, signal),
+    cancel: (id) => client().cancel(id),
+  };
 }

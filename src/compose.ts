@@ -172,10 +172,15 @@ export function engineDeps(
 
 /**
  * The engine's adapters plus this database's knowledge base. Refuses to start
- * when there is nothing to research with: no search provider and no documents.
+ * when there is nothing to research with: no search provider and no documents
+ * (unless research searches by itself: a hosted deep-research model).
  */
-export async function withKnowledgeBase(engine: EngineBase, db: Database): Promise<EngineBase> {
+export async function withKnowledgeBase(
+  engine: EngineBase,
+  db: Database,
+  { searchRequired = true } = {},
+): Promise<EngineBase> {
   const knowledgeBase = new KnowledgeStore(db.pool);
-  if (!engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
+  if (searchRequired && !engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
   return { ...engine, knowledgeBase };
 }

@@ -12,6 +12,18 @@ export function requireModelAccess(config: Config): { apiKey: string; baseURL?: 
   );
 }
 
+/** The hosted deep-research API's address and key (RESEARCH_BACKEND=deep-research-api). */
+export function requireHostedAccess(config: Config): { apiKey: string; baseURL?: string } {
+  const { deepResearch } = config.research;
+  const apiKey = deepResearch.apiKey ?? config.openai.apiKey;
+  if (!apiKey)
+    throw new ConfigError(
+      'missing_env',
+      'The deep-research backend needs an OpenAI API key: set DEEP_RESEARCH_API_KEY (or OPENAI_API_KEY).',
+    );
+  return { apiKey, baseURL: deepResearch.baseURL };
+}
+
 /** What `serve` needs: a bot token, and a signing secret unless Socket Mode is on. */
 export function requireSlack(config: Config): Required<Pick<Config['slack'], 'botToken'>> & Config['slack'] {
   const { slack } = config;

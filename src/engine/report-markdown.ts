@@ -29,6 +29,7 @@ export function usageFooter(report: FinalReport, usage: Usage, sessionId: string
     formatDuration(report.durationMs),
     `${report.sourcesSeen} sources seen`,
     pagesText(usage),
+    ...(usage.hostedSearches ? [`${usage.hostedSearches} hosted web searches`] : []),
     tokensText(tokenText, cachedShare(usage)),
     report.costUsd === null ? 'cost n/a' : `~$${report.costUsd.toFixed(2)}`,
     `session ${sessionId}`,

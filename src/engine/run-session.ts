@@ -1,3 +1,4 @@
+import type { BackendName } from '../ports/research.js';
 import { noResearchTools, ProviderError } from './errors.js';
 import { clarify } from './phases/clarify.js';
 import { cancelledReport, writeFinalReport } from './phases/final-report.js';
@@ -19,10 +20,35 @@ export type SessionOutcome =
   /** `found` is what the session had gathered when it was cancelled. */
   | { kind: 'cancelled'; found: FinalReport; state: SessionState };
 
-export function newSession(sessionId: string, request: ResearchRequest): SessionState {
+/**
+ * How a backend researches on the shared session skeleton (clarify, plan,
+ * review, research, report, checkpoints): its plan, which may instead ask
+ * the requester questions, and its research from the plan.
+ */
+export interface ResearchMethod {
+  /** The clarify model asks first (agents); otherwise the plan step may ask (the task graph). */
+  clarifiesFirst: boolean;
+  /** Research needs no search of ours (a hosted model searches the web itself). */
+  searchesItself?: boolean;
+  plan(ctx: SessionContext): Promise<{ kind: 'plan'; plan: string } | { kind: 'ask'; questions: string }>;
+  research(ctx: SessionContext): Promise<'report' | 'cancelled'>;
+}
+
+/** The engine's own: a written plan, then the orchestrator dispatching research agents. */
+export const AGENTS: ResearchMethod = {
+  clarifiesFirst: true,
+  plan: async (ctx) => ({ kind: 'plan', plan: await writePlan(ctx) }),
+  research: orchestrate,
+};
+
+export function newSession(
+  sessionId: string,
+  request: ResearchRequest,
+  backend: BackendName = 'agents',
+): SessionState {
   return {
     version: STATE_VERSION,
-    backend: 'agents',
+    backend,
     sessionId,
     request,
     phase: 'clarify',
@@ -89,15 +115,16 @@ export async function runSession(
   deps: EngineDeps,
   settings: EngineSettings,
   initial: SessionState,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; method?: ResearchMethod } = {},
 ): Promise<SessionOutcome> {
   const state = structuredClone(initial);
   const cancel = options.signal ?? new AbortController().signal;
   const hasInternalSearch = await knowledgeBaseReady(deps);
-  if (!deps.webSearch && !hasInternalSearch) throw noResearchTools();
+  // A hosted backend searches by itself; the engine's agents need a search of ours.
+  if (!deps.webSearch && !hasInternalSearch && !options.method?.searchesItself) throw noResearchTools();
   const ctx = createContext(deps, settings, state, cancel, hasInternalSearch);
   try {
-    return await advance(ctx);
+    return await advance(ctx, options.method ?? AGENTS);
   } catch (error) {
     if (cancel.aborted) return cancelled(ctx);
     ctx.log.error({ err: error, phase: state.phase }, 'research session failed');
@@ -107,25 +134,26 @@ export async function runSession(
   }
 }
 
-async function advance(ctx: SessionContext): Promise<SessionOutcome> {
+async function advance(ctx: SessionContext, method: ResearchMethod): Promise<SessionOutcome> {
   const { deps, state } = ctx;
   if (state.phase === 'clarify') {
-    if (!state.request.skipClarification && !state.request.clarification) {
+    if (method.clarifiesFirst && !state.request.skipClarification && !state.request.clarification) {
       deps.emit({ type: 'phase', phase: 'clarify' });
       const result = await clarify(ctx);
-      if (result.kind === 'ask') {
-        state.request.clarification = { questions: result.questions, answer: null };
-        deps.emit({ type: 'clarification', questions: result.questions });
-        await deps.saveCheckpoint(state);
-        return { kind: 'needs_clarification', questions: result.questions, state };
-      }
+      if (result.kind === 'ask') return asked(ctx, result.questions);
     }
     state.phase = 'plan';
   }
   if (state.phase === 'plan') {
     deps.emit({ type: 'phase', phase: 'plan' });
     state.startedAt ??= deps.clock.now();
-    state.plan = await writePlan(ctx);
+    const planned = await method.plan(ctx);
+    if (planned.kind === 'ask') {
+      // The time budget starts once the questions are answered.
+      state.startedAt = null;
+      return asked(ctx, planned.questions);
+    }
+    state.plan = planned.plan;
     const review = state.request.planReview;
     deps.emit({ type: 'plan_done', plan: state.plan, ...(review ? { review: true } : {}) });
     state.history = [{ role: 'user', content: researchRequestText(deps.prompts, state.request) }];
@@ -146,7 +174,7 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
       if ((state.reportVersion ?? 1) > 1) state.history.push({ role: 'user', content });
     }
     deps.emit({ type: 'phase', phase: 'research' });
-    if ((await orchestrate(ctx)) === 'cancelled') return cancelled(ctx);
+    if ((await method.research(ctx)) === 'cancelled') return cancelled(ctx);
     const failure = nothingResearched(state, ctx.settings.modelServer);
     if (failure) throw failure;
     state.phase = 'report';
@@ -164,6 +192,14 @@ async function advance(ctx: SessionContext): Promise<SessionOutcome> {
   }
   if (!state.report) throw new Error(`session ${state.sessionId} is done but has no report`);
   return { kind: 'done', report: state.report, state };
+}
+
+/** The requester is asked these questions; the session rests until they answer (or start without). */
+async function asked(ctx: SessionContext, questions: string): Promise<SessionOutcome> {
+  ctx.state.request.clarification = { questions, answer: null };
+  ctx.deps.emit({ type: 'clarification', questions });
+  await ctx.deps.saveCheckpoint(ctx.state);
+  return { kind: 'needs_clarification', questions, state: ctx.state };
 }
 
 function cancelled(ctx: SessionContext): SessionOutcome {

@@ -6,6 +6,10 @@ const DEPENDENCIES = {
   model: { name: 'the model server', fix: 'the model server (OPENAI_BASE_URL and the model names)' },
   'web search': { name: 'web search', fix: 'the search provider (SEARCH_PROVIDER and its key or URL)' },
   'knowledge base': { name: 'the knowledge base', fix: 'the database that holds it (DATABASE_URL)' },
+  'deep research': {
+    name: 'the deep-research API',
+    fix: 'the deep-research API settings (DEEP_RESEARCH_BASE_URL, DEEP_RESEARCH_API_KEY, DEEP_RESEARCH_MODEL)',
+  },
 } as const;
 export type Dependency = keyof typeof DEPENDENCIES;
 
@@ -58,7 +62,7 @@ export function nothingResearched(state: SessionState, modelServer?: string): Pr
       false,
     );
   }
-  const agents = everyAgentFailed(state.agents);
+  const agents = everyAgentFailed(state);
   if (agents)
     return new ProviderError(
       'research_failed',
@@ -78,11 +82,35 @@ export function nothingResearched(state: SessionState, modelServer?: string): Pr
   return null;
 }
 
+/**
+ * The research work of a session as records: its agents, or a task graph's
+ * tasks (each failure named with its task), and what to call them.
+ */
+export function researchWork(state: SessionState): { records: AgentRecord[]; noun: string } {
+  if (!state.tasks) return { records: state.agents, noun: 'research agent' };
+  const records = state.tasks.flatMap((t): AgentRecord[] =>
+    t.status === 'done' || t.status === 'failed'
+      ? [
+          {
+            id: t.id,
+            toolCallId: '',
+            task: t.query,
+            status: t.status,
+            sources: t.sources?.length ?? 0,
+            ...(t.error ? { error: `${t.id}: ${t.error}` } : {}),
+          },
+        ]
+      : [],
+  );
+  return { records, noun: 'research task' };
+}
+
 /** "Every research agent failed (reasons)" when they all did, else null. */
-export function everyAgentFailed(agents: AgentRecord[]): string | null {
-  const failed = agents.filter((a) => a.status === 'failed');
-  if (failed.length === 0 || failed.length < agents.length) return null;
-  return `Every research agent failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`;
+export function everyAgentFailed(state: SessionState): string | null {
+  const { records, noun } = researchWork(state);
+  const failed = records.filter((a) => a.status === 'failed');
+  if (failed.length === 0 || failed.length < records.length) return null;
+  return `Every ${noun} failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`;
 }
 
 function neverWorked(state: SessionState): [Dependency, { last: string }][] {

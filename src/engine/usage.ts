@@ -41,11 +41,15 @@ export interface PriceTable {
   models: Record<string, ModelPrice>;
   /** USD per 1,000 web searches. */
   searchPer1k: number;
+  /** USD per 1,000 searches a hosted deep-research model makes. */
+  hostedSearchPer1k?: number;
 }
 
 /** Estimated cost in USD, or null when a model used has no price: an unknown cost is not shown as $0. */
 export function estimateCost(usage: Usage, prices: PriceTable): number | null {
-  let usd = (usage.webSearches * prices.searchPer1k) / 1000;
+  let usd =
+    (usage.webSearches * prices.searchPer1k + (usage.hostedSearches ?? 0) * (prices.hostedSearchPer1k ?? 0)) /
+    1000;
   for (const m of usage.models) {
     const price = priceFor(m.model, prices.models);
     if (!price) return null;

@@ -13,6 +13,7 @@ import { redactSecrets } from '../redact-secrets.js';
 import { errorBodyFetch } from './error-body-fetch.js';
 import { readCompletionStream } from './read-completion-stream.js';
 import {
+  rejectsJsonSchema,
   rejectsRequiredToolChoice,
   type ServerAdaptations,
   serverAdaptations,
@@ -89,6 +90,10 @@ export class OpenAiLlm implements Llm {
           this.adaptations.learn('tool_choice_auto', model);
           continue;
         }
+        if (rejectsJsonSchema(raw, request) && !this.adaptations.has('json_schema_in_prompt')) {
+          this.adaptations.learn('json_schema_in_prompt', model);
+          continue;
+        }
         const silent = watchdog.signal.aborted ? (watchdog.signal.reason as Silent) : undefined;
         const error = classify(silent ?? raw, timedOut(), request, this.options.apiKey);
         if (!(error instanceof ProviderError && error.retryable) || attempt >= this.options.maxRetries)
@@ -130,6 +135,11 @@ export class OpenAiLlm implements Llm {
     };
     try {
       const params = toParams(request, this.adaptations.shape(request));
+      if (request.jsonSchema && !this.adaptations.has('json_schema_in_prompt'))
+        params.response_format = {
+          type: 'json_schema',
+          json_schema: { ...request.jsonSchema, strict: true },
+        };
       const stream = await this.client.chat.completions.create(params, { signal });
       // Not every transport ends a body read on abort, and the SDK ends an aborted stream quietly:
       // the abort itself settles the attempt.

@@ -8,7 +8,11 @@ export const TOOL_REMINDER =
   'Always answer by calling one or more of the tools offered; never answer with text alone.';
 
 /** What this process learned about its model server, each logged once. */
-export type Adaptation = 'tool_choice_auto' | 'usage_estimated' | 'think_tags_removed';
+export type Adaptation =
+  | 'tool_choice_auto'
+  | 'usage_estimated'
+  | 'think_tags_removed'
+  | 'json_schema_in_prompt';
 
 const EXPLAINED: Record<Adaptation, string> = {
   tool_choice_auto:
@@ -16,6 +20,8 @@ const EXPLAINED: Record<Adaptation, string> = {
   usage_estimated: 'the model server reports no token usage: counting tokens with the tokenizer instead',
   think_tags_removed:
     'the model writes its reasoning in <think> tags: removing them from answers (a reasoning parser on the server avoids this)',
+  json_schema_in_prompt:
+    'the model server rejects structured output (response_format json_schema): relying on the schema in the prompt and validating the answer from now on',
 };
 
 /**
@@ -56,6 +62,14 @@ export type ServerAdaptations = ReturnType<typeof serverAdaptations>;
 function rejection(error: unknown): string | undefined {
   if (!(error instanceof OpenAI.APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
   return error.message;
+}
+
+/** A 4xx about structured output itself: servers without `response_format: json_schema`. */
+export function rejectsJsonSchema(error: unknown, request: LlmRequest): boolean {
+  const message = rejection(error);
+  return (
+    request.jsonSchema !== undefined && message !== undefined && /response_format|json_schema/i.test(message)
+  );
 }
 
 /** A 4xx about `tool_choice` itself: vLLM before 0.8.3, some proxies and gateways. */

@@ -41,7 +41,11 @@ export type LlmPurpose =
   | 'agent'
   | 'agent_report'
   | 'final_report'
-  | 'report_merge';
+  | 'report_merge'
+  /** Deep-research backend: the instructions a task is sent with, the task itself on the hosted model, and a draft compressed to fit. */
+  | 'task_instructions'
+  | 'deep_research'
+  | 'report_compress';
 
 export interface LlmRequest {
   model: ModelSpec;
@@ -55,6 +59,12 @@ export interface LlmRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   onTextDelta?: (delta: string) => void;
+  /**
+   * Ask for JSON matching this schema (structured output, strict). Servers
+   * without it answer free text: callers put the schema in the prompt too and
+   * validate what comes back.
+   */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
 }
 
 export interface TokenUsage {

@@ -33,6 +33,9 @@ export const PROMPT_CATALOG = {
   'final-report': ['current_date'],
   'final-report-reminder': ['research_plan'],
   'final-report-merge': ['current_date', 'research_plan'],
+  'task-plan': ['current_date', 'max_tasks', 'may_ask', 'answer_schema'],
+  'task-instructions': ['current_date'],
+  'task-instructions-request': ['request', 'task', 'dependency_findings', 'requester_notes'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;

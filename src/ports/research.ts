@@ -9,7 +9,7 @@ import type { Logger } from './logger.js';
 import type { FinalReport, Source, StopReason } from './report.js';
 
 /** The ways of researching a session can be run by. */
-export type BackendName = 'agents';
+export type BackendName = 'agents' | 'deep-research-api';
 
 export interface ResearchRequest {
   question: string;
@@ -69,6 +69,8 @@ export interface Usage {
   pagesRead: number;
   /** Page reads that were refused, failed or gave nothing readable (absent in older checkpoints). */
   pagesFailed?: number;
+  /** Web searches a hosted deep-research model made (billed by its provider per call). */
+  hostedSearches?: number;
 }
 
 export type AgentActivity =

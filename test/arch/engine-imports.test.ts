@@ -66,6 +66,8 @@ describe('architecture', () => {
       'src/engine/session-context.ts',
       'src/engine/settings.ts',
       'src/engine/agents-backend.ts',
+      'src/engine/engine-backend.ts',
+      'src/engine/deep-research/deep-research-backend.ts',
     ];
     const offenders = importsOf(['src/slack', 'src/cli']).filter(({ target }) => internals.includes(target));
     expect(offenders.map(({ file, target }) => `${file} imports ${target}`)).toEqual([]);
@@ -76,7 +78,9 @@ describe('architecture', () => {
       .filter(
         ({ file, target }) =>
           (target === 'src/engine/run-session.ts' && !file.startsWith('src/engine/')) ||
-          (target === 'src/engine/agents-backend.ts' && !file.startsWith('src/compose')),
+          ((target === 'src/engine/agents-backend.ts' ||
+            target === 'src/engine/deep-research/deep-research-backend.ts') &&
+            !file.startsWith('src/compose')),
       )
       .map(({ file, target }) => `${file} imports ${target}`);
     expect(offenders).toEqual([]);

@@ -2,7 +2,7 @@ import type { ChatMessage } from '../../ports/llm.js';
 import { confineLinks } from '../citations/confine-links.js';
 import { renumberCitations } from '../citations/renumber-citations.js';
 import { callModel, currentDate, deadlineOf, interruption, type SessionContext } from '../session-context.js';
-import { everyAgentFailed } from '../session-failures.js';
+import { everyAgentFailed, researchWork } from '../session-failures.js';
 import type { FinalReport, PartialReason } from '../session-state.js';
 import { errorText } from '../tools/tool-result.js';
 import { estimateCost } from '../usage.js';
@@ -66,9 +66,10 @@ function finalize(ctx: SessionContext, markdown: string, partial: PartialReason 
   const { text, order } = renumberCitations(confined, (n) => ctx.sources.get(n) !== undefined, earlier);
   const sources = order.map((old, i) => ({ ...ctx.sources.get(old)!, n: i + 1 }));
   // A report written after an agent failed says so, with what failed (cancelled agents did not fail).
-  const failed = ctx.state.agents.filter((a) => a.status === 'failed' && a.error !== 'cancelled');
+  const { records, noun } = researchWork(ctx.state);
+  const failed = records.filter((a) => a.status === 'failed' && a.error !== 'cancelled');
   const failedWhy = failed.length
-    ? `${failed.length} of ${ctx.state.agents.length} research agents failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`
+    ? `${failed.length} of ${records.length} ${noun}s failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`
     : null;
   const why = [partial ? PARTIAL_WHY[partial] : null, partial !== 'cancelled' ? failedWhy : null].filter(
     Boolean,
@@ -198,10 +199,10 @@ function pack(units: { text: string; tokens: number }[], budget: number): { text
 }
 
 function nothingFound(ctx: SessionContext): string {
-  if (ctx.state.agents.length === 0) {
+  if (researchWork(ctx.state).records.length === 0) {
     return 'No research could be carried out, so there is nothing to report.';
   }
-  const failed = everyAgentFailed(ctx.state.agents);
+  const failed = everyAgentFailed(ctx.state);
   if (failed) return `${failed}, so nothing was found and there is nothing to report.`;
   return 'The research agents found no sources for this question, so there is nothing to report.';
 }

@@ -1,0 +1,57 @@
+import type { DeepResearchApi } from '../../ports/deep-research-api.js';
+import type { FinalReport } from '../../ports/report.js';
+import type { ResearchBackend } from '../../ports/research.js';
+import { engineBackend } from '../engine-backend.js';
+import { continueResearch, type ResearchMethod } from '../run-session.js';
+import type { EngineBase } from '../session-context.js';
+import type { SessionState } from '../session-state.js';
+import type { EngineSettings } from '../settings.js';
+import { planTasks } from './plan-tasks.js';
+import type { DeepResearchSettings } from './run-task.js';
+import { runTasks } from './run-tasks.js';
+
+/**
+ * The second design: the question planned as a graph of tasks with
+ * priorities and dependencies, each researched by a hosted deep-research
+ * model (OpenAI's Responses API, in the background), the results
+ * synthesised into the report as the agents' findings are.
+ */
+export function deepResearchBackend(
+  engine: () => Promise<EngineBase>,
+  settings: EngineSettings,
+  api: DeepResearchApi,
+  dr: DeepResearchSettings,
+): ResearchBackend {
+  const method: ResearchMethod = {
+    clarifiesFirst: false,
+    searchesItself: true,
+    plan: (ctx) => planTasks(ctx, dr.maxTasks),
+    research: (ctx) => runTasks(ctx, api, dr),
+  };
+  return engineBackend('deep-research-api', method, engine, settings, continueTasks);
+}
+
+/** The earlier report's share of a continued plan's request. */
+const EARLIER_REPORT_CHARS = 20_000;
+
+/**
+ * [Research more] on the task graph: a new plan of tasks that goes beyond the
+ * delivered report (given to the planner as the earlier research), with every
+ * source keeping its number.
+ */
+function continueTasks(finished: SessionState, sessionId: string, report: FinalReport | null): SessionState {
+  const next = continueResearch(finished, sessionId, report);
+  const earlier = (report?.markdown ?? '').slice(0, EARLIER_REPORT_CHARS);
+  return {
+    ...next,
+    phase: 'plan',
+    plan: null,
+    tasks: undefined,
+    history: [],
+    request: {
+      ...next.request,
+      skipClarification: true,
+      previousResearch: `This report was already delivered; plan tasks that deepen and extend it, not repeat it.\n\n${earlier}`,
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import type { DeepResearchApi, HostedResponse } from '../../ports/deep-research-api.js';
+import { researchRequestText } from '../phases/research-request.js';
+import { callModel, currentDate, type SessionContext } from '../session-context.js';
+import { noteFailure, noteWorked } from '../session-failures.js';
+import type { ResearchTask } from '../session-state.js';
+import { errorText } from '../tools/tool-result.js';
+import { addModelUsage } from '../usage.js';
+import { citeAnnotations } from './cite-annotations.js';
+
+export interface DeepResearchSettings {
+  model: string;
+  maxTasks: number;
+  /** A task running longer than this is cancelled and fails. */
+  taskTimeMs: number;
+  /** First wait between polls; doubles up to MAX_POLL_MS. */
+  pollMs: number;
+  maxToolCalls?: number;
+}
+
+/** What running one task needs besides the session. */
+export interface TaskRun {
+  api: DeepResearchApi;
+  settings: DeepResearchSettings;
+  /** Saves the session's checkpoint (calls are taken in turn). */
+  save: () => Promise<void>;
+  /** Aborted when research stops early (time, budgets): the task's request is cancelled. */
+  stop: AbortSignal;
+  /** Research ends here (the report keeps its share of the time). */
+  until: number;
+}
+
+const MAX_POLL_MS = 30_000;
+
+/**
+ * One task, from wherever its checkpoint left it: its instructions (one
+ * short model call), its hosted request (created once: the id is saved
+ * before anything waits on it), then polling with backoff until the request
+ * ends. Searches and pages show as progress while it runs; the answer's
+ * citations become session sources. A cancel, a stop or the task's own time
+ * limit cancels the hosted request.
+ */
+export async function runTask(ctx: SessionContext, task: ResearchTask, run: TaskRun): Promise<void> {
+  const { deps } = ctx;
+  try {
+    if (task.status === 'pending') {
+      deps.emit({ type: 'agent_started', agentId: task.id, task: task.query });
+      deps.emit({ type: 'agent_activity', agentId: task.id, activity: { kind: 'thinking' } });
+      task.instructions ??= await instructions(ctx, task, run.until);
+      // Research may have stopped while the instructions were written: nothing is created after that.
+      run.stop.throwIfAborted();
+      ctx.cancel.throwIfAborted();
+      task.status = 'creating';
+      await run.save();
+      const created = await run.api.create(
+        {
+          model: run.settings.model,
+          instructions: task.instructions,
+          input: task.query,
+          metadata: { session_id: ctx.state.sessionId, task_id: task.id },
+          maxToolCalls: run.settings.maxToolCalls,
+        },
+        ctx.cancel,
+      );
+      task.responseId = created.id;
+      task.status = 'running';
+      task.createdAt = deps.clock.now();
+      await run.save();
+    }
+    const final = await poll(ctx, task, run);
+    finish(ctx, task, final, run.settings.model);
+  } catch (error) {
+    if (ctx.cancel.aborted || run.stop.aborted) {
+      await cancelHosted(ctx, task, run);
+      task.status = ctx.cancel.aborted ? 'cancelled' : 'failed';
+      task.error = ctx.cancel.aborted ? 'cancelled' : 'research stopped before it finished';
+    } else {
+      task.status = 'failed';
+      task.error = errorText(error);
+      noteFailure(ctx.state, 'deep research', task.error);
+    }
+    if (task.status === 'failed') deps.emit({ type: 'agent_failed', agentId: task.id, reason: task.error! });
+  }
+  await run.save();
+}
+
+/** Polls until the request ends; past the task's time limit it is cancelled and the task fails. */
+async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Promise<HostedResponse> {
+  const started = task.createdAt ?? ctx.deps.clock.now();
+  const signal = AbortSignal.any([ctx.cancel, run.stop]);
+  for (let wait = run.settings.pollMs; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
+    const response = await run.api.retrieve(task.responseId!, signal);
+    noteWorked(ctx.state, 'deep research');
+    showProgress(ctx, task, response);
+    if (!['queued', 'in_progress'].includes(response.status)) return response;
+    if (ctx.deps.clock.now() - started >= run.settings.taskTimeMs) {
+      await cancelHosted(ctx, task, run);
+      throw new Error(
+        `it took longer than ${Math.round(run.settings.taskTimeMs / 60_000)} min, its time limit`,
+      );
+    }
+    await sleep(
+      Math.min(wait, Math.max(0, started + run.settings.taskTimeMs - ctx.deps.clock.now())),
+      signal,
+    );
+  }
+}
+
+/** New searches and pages of a running request, each shown once (the ids are checkpointed with the task). */
+function showProgress(ctx: SessionContext, task: ResearchTask, response: HostedResponse): void {
+  const shown = new Set(task.shown);
+  const fresh = response.searches.filter((s) => !shown.has(s.id));
+  if (fresh.length === 0) return;
+  task.shown = [...shown, ...fresh.map((s) => s.id)];
+  const queries = fresh.flatMap((s) => (s.kind === 'search' && s.query ? [s.query] : []));
+  const urls = fresh.flatMap((s) => (s.kind !== 'search' && s.url ? [s.url] : []));
+  const agentId = task.id;
+  if (queries.length)
+    ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'searching', queries } });
+  if (urls.length) {
+    ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'reading', urls } });
+    ctx.deps.emit({ type: 'agent_read', agentId, pages: urls.map((url) => ({ url, title: url })) });
+  }
+}
+
+/** A request that ended: its answer, cited with the session's numbers, or why it did not finish. */
+function finish(ctx: SessionContext, task: ResearchTask, response: HostedResponse, model: string): void {
+  const { usage } = ctx.state;
+  if (response.usage) {
+    addModelUsage(usage, 'deep_research', model, response.usage);
+  }
+  const searches = response.searches.filter((s) => s.kind === 'search').length;
+  usage.hostedSearches = (usage.hostedSearches ?? 0) + searches;
+  usage.pagesRead += response.searches.filter((s) => s.kind === 'open_page').length;
+  ctx.state.toolCalls += response.searches.length;
+  if (response.status !== 'completed' || !response.text.trim()) {
+    const why =
+      response.status === 'completed'
+        ? 'the deep-research model returned an empty answer'
+        : `${response.status}: ${response.error ?? 'no reason given'}`;
+    throw new Error(why.startsWith('incomplete: incomplete:') ? why.slice('incomplete: '.length) : why);
+  }
+  const { text, cited } = citeAnnotations(response.text, response.citations, ctx.sources);
+  task.result = text;
+  task.sources = cited;
+  task.status = 'done';
+  ctx.deps.emit({ type: 'agent_done', agentId: task.id, sources: cited.length });
+}
+
+async function instructions(ctx: SessionContext, task: ResearchTask, until: number): Promise<string> {
+  const { deps, state } = ctx;
+  const system = deps.prompts.render('task-instructions', { current_date: currentDate(ctx) });
+  const before = (state.tasks ?? []).filter((t) => task.dependsOn.includes(t.id) && t.result);
+  // After the request itself, this backend's history holds only the requester's notes (see applySteering).
+  const notes = state.history.slice(1).filter((m) => m.role === 'user');
+  const request = deps.prompts.render('task-instructions-request', {
+    request: researchRequestText(deps.prompts, state.request),
+    task: task.query,
+    dependency_findings: before.map((t) => `### ${t.query}\n\n${t.result}`).join('\n\n'),
+    requester_notes: notes.map((m) => m.content).join('\n'),
+  }).text;
+  const response = await callModel(ctx, {
+    model: ctx.settings.models.orchestrator,
+    purpose: 'task_instructions',
+    messages: [
+      { role: 'system', content: system.text },
+      { role: 'user', content: request },
+    ],
+    maxTokens: system.settings.maxTokens,
+    until,
+  });
+  // Without usable instructions the task still runs, on its question alone.
+  return response.text.trim() || task.query;
+}
+
+async function cancelHosted(ctx: SessionContext, task: ResearchTask, run: TaskRun): Promise<void> {
+  if (!task.responseId || task.status !== 'running') return;
+  await run.api
+    .cancel(task.responseId)
+    .catch((err) =>
+      ctx.log.warn(
+        { err, task: task.id, response: task.responseId },
+        'could not cancel a deep-research request',
+      ),
+    );
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}

@@ -1,0 +1,224 @@
+import OpenAI from 'openai';
+import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
+import { ConfigError, ProviderError } from '../engine/errors.js';
+import { retryDelayMs, sleep } from '../http/retry-delay.js';
+import type {
+  DeepResearchApi,
+  HostedCitation,
+  HostedRequest,
+  HostedResponse,
+  HostedSearch,
+} from '../ports/deep-research-api.js';
+import type { Logger } from '../ports/logger.js';
+import { redactSecrets } from '../redact-secrets.js';
+import { errorBodyFetch } from './error-body-fetch.js';
+
+export interface ResponsesApiOptions {
+  apiKey: string;
+  baseURL?: string;
+  /** Retries of a retrieve or cancel, and of a create the server refused (429, 5xx). */
+  maxRetries: number;
+  /** Cap for one HTTP call (a background create answers at once; a retrieve is a read). */
+  timeoutMs: number;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+/** Errors where nothing reached the server: a create may be sent again without paying twice. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The hosted deep-research port on OpenAI's Responses API: `background: true`
+ * requests with web search and reasoning summaries, read back by polling.
+ * A create is repeated only when the server refused it or it never left this
+ * machine; a create whose answer was lost on the way back is an error
+ * (`hosted_create_unconfirmed`) rather than a second, paid, request.
+ */
+export class ResponsesApi implements DeepResearchApi {
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: ResponsesApiOptions) {
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      logLevel: 'off',
+      timeout: options.timeoutMs,
+      fetch: errorBodyFetch(options.fetch),
+    });
+  }
+
+  create(request: HostedRequest, signal?: AbortSignal): Promise<HostedResponse> {
+    return this.withRetries('create', signal, true, async () =>
+      read(
+        await this.client.responses.create(
+          {
+            model: request.model,
+            instructions: request.instructions,
+            input: request.input,
+            background: true,
+            store: true,
+            tools: [{ type: 'web_search_preview' }],
+            reasoning: { summary: 'auto' },
+            metadata: request.metadata,
+            ...(request.maxToolCalls ? { max_tool_calls: request.maxToolCalls } : {}),
+          },
+          { signal },
+        ),
+      ),
+    );
+  }
+
+  retrieve(id: string, signal?: AbortSignal): Promise<HostedResponse> {
+    return this.withRetries('retrieve', signal, false, async () =>
+      read(await this.client.responses.retrieve(id, {}, { signal })),
+    );
+  }
+
+  async cancel(id: string): Promise<void> {
+    await this.withRetries('cancel', undefined, false, async () => {
+      try {
+        await this.client.responses.cancel(id);
+      } catch (error) {
+        // Already finished (or already cancelled): nothing left to stop.
+        if (error instanceof OpenAI.APIError && (error.status === 400 || error.status === 409)) return;
+        throw error;
+      }
+    });
+  }
+
+  private async withRetries<T>(
+    what: 'create' | 'retrieve' | 'cancel',
+    signal: AbortSignal | undefined,
+    paid: boolean,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await call();
+      } catch (raw) {
+        if (signal?.aborted) throw signal.reason;
+        const error = this.classify(raw, what, paid);
+        if (!(error instanceof ProviderError && error.retryable) || attempt >= this.options.maxRetries)
+          throw error;
+        const delay = retryDelayMs(attempt, raw instanceof OpenAI.APIError ? raw.headers : undefined);
+        this.options.logger.warn(
+          { what, attempt: attempt + 1, delayMs: delay, code: error.code },
+          'deep-research API call failed; retrying',
+        );
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  private classify(error: unknown, what: string, paid: boolean): ProviderError | ConfigError {
+    const key = this.options.apiKey;
+    const where = this.options.baseURL ?? 'https://api.openai.com/v1';
+    if (error instanceof OpenAI.APIError && error.status !== undefined) {
+      const status = error.status;
+      if (status === 401 || status === 403)
+        return new ConfigError(
+          'hosted_auth',
+          `The deep-research API at ${where} rejected the key (HTTP ${status}): check DEEP_RESEARCH_API_KEY (or OPENAI_API_KEY).`,
+          { cause: error },
+        );
+      const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+      return new ProviderError(
+        status === 429 ? 'hosted_rate_limited' : 'hosted_http_error',
+        `The deep-research API answered HTTP ${status} to a ${what}: ${redactSecrets(error.message, [key]).slice(0, 300)}`,
+        retryable,
+        { cause: error, status },
+      );
+    }
+    const message = redactSecrets(error instanceof Error ? error.message : String(error), [key]).slice(
+      0,
+      300,
+    );
+    if (paid && !notSent(error))
+      return new ProviderError(
+        'hosted_create_unconfirmed',
+        `the request to the deep-research API may have started but its answer was lost (${message}); it was not sent again so it is not paid for twice`,
+        false,
+        { cause: error },
+      );
+    return new ProviderError(
+      'hosted_connection',
+      `Could not reach the deep-research API at ${where}: ${message}`,
+      true,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function notSent(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT.has(code)) return true;
+  }
+  return false;
+}
+
+/** The parts of a Responses API answer research needs. */
+export function read(response: Response): HostedResponse {
+  const searches: HostedSearch[] = [];
+  const reasoning: string[] = [];
+  let text = '';
+  const citations: HostedCitation[] = [];
+  for (const item of response.output ?? []) {
+    if (item.type === 'reasoning') reasoning.push(...(item.summary ?? []).map((s) => s.text));
+    else if (item.type === 'web_search_call') searches.push(searchOf(item));
+    else if (item.type === 'message') {
+      for (const part of item.content) {
+        if (part.type !== 'output_text') continue;
+        const base = text.length;
+        for (const a of part.annotations ?? []) {
+          if (a.type === 'url_citation')
+            citations.push({
+              url: a.url,
+              title: a.title,
+              start: base + a.start_index,
+              end: base + a.end_index,
+            });
+        }
+        text += part.text;
+      }
+    }
+  }
+  const usage = response.usage;
+  return {
+    id: response.id,
+    status: (response.status ?? 'in_progress') as HostedResponse['status'],
+    text,
+    citations,
+    searches,
+    reasoning,
+    ...(usage
+      ? {
+          usage: {
+            inputTokens: usage.input_tokens,
+            outputTokens: usage.output_tokens,
+            cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+            reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+          },
+        }
+      : {}),
+    ...(response.error?.message
+      ? { error: response.error.message }
+      : response.incomplete_details?.reason
+        ? { error: `incomplete: ${response.incomplete_details.reason}` }
+        : {}),
+  };
+}
+
+function searchOf(item: Extract<ResponseOutputItem, { type: 'web_search_call' }>): HostedSearch {
+  const action = (item as { action?: { type?: string; query?: string; url?: string } }).action;
+  const kind = action?.type === 'open_page' || action?.type === 'find_in_page' ? action.type : 'search';
+  return {
+    id: item.id,
+    kind,
+    ...(action?.query ? { query: action.query } : {}),
+    ...(action?.url ? { url: action.url } : {}),
+  };
+}
