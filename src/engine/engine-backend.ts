@@ -48,6 +48,7 @@ export function engineBackend(
           emit: run.emit,
           saveCheckpoint: run.saveCheckpoint,
           steering: run.steering,
+          handedBack: run.handedBack,
         },
         limit === undefined ? settings : { ...settings, spendLimitUsd: limit },
         stateOf(run.checkpoint),

@@ -27,10 +27,12 @@ export interface EngineDeps {
   steering?: (afterId: number) => Promise<{ id: number; text: string }[]>;
   /** Called after every step; a throw (e.g. the lease was lost) stops the session. */
   saveCheckpoint: (state: SessionState) => Promise<void>;
+  /** An abort hands the session back rather than cancelling it (see ResearchRun). */
+  handedBack?: () => boolean;
 }
 
 /** The adapters a process builds once and shares; each session adds its own `emit` and `saveCheckpoint`. */
-export type EngineBase = Omit<EngineDeps, 'emit' | 'saveCheckpoint' | 'steering'>;
+export type EngineBase = Omit<EngineDeps, 'emit' | 'saveCheckpoint' | 'steering' | 'handedBack'>;
 
 /** One running session: its state plus what lives only in memory (caches, in-flight work). */
 export interface SessionContext {

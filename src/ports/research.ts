@@ -126,6 +126,12 @@ export interface ResearchRun {
   steering?: (afterId: number) => Promise<{ id: number; text: string }[]>;
   /** Aborted: the run stops and returns `cancelled` with what it found. */
   signal: AbortSignal;
+  /**
+   * Whether an abort hands the session back (the process drains, or lost the
+   * session) rather than cancels it: work running outside this process (a
+   * hosted request) is then left running for whoever resumes the session.
+   */
+  handedBack?: () => boolean;
   logger: Logger;
   /** What this run may still spend (the daily caps less what was spent); unset: no cap. */
   spendLimitUsd?: number;

@@ -72,6 +72,7 @@ export async function runStoredSession(
       saveCheckpoint: (c) => recorder.checkpoint(c),
       steering: deps.steering && ((after) => deps.steering!.since(id, after)),
       signal: run.signal,
+      handedBack: () => run.handedBack(),
       spendLimitUsd: await spendLimit(deps, row, id),
     });
     if (outcome.kind === 'cancelled' && run.handedBack()) {

@@ -51,16 +51,14 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
       ctx.cancel.throwIfAborted();
       task.status = 'creating';
       await run.save();
-      const created = await run.api.create(
-        {
-          model: run.settings.model,
-          instructions: task.instructions,
-          input: task.query,
-          metadata: { session_id: ctx.state.sessionId, task_id: task.id },
-          maxToolCalls: run.settings.maxToolCalls,
-        },
-        ctx.cancel,
-      );
+      // Not abortable: a create answers at once, and its id must be kept once the request exists.
+      const created = await run.api.create({
+        model: run.settings.model,
+        instructions: task.instructions,
+        input: task.query,
+        metadata: { session_id: ctx.state.sessionId, task_id: task.id },
+        maxToolCalls: run.settings.maxToolCalls,
+      });
       task.responseId = created.id;
       task.status = 'running';
       task.createdAt = deps.clock.now();
@@ -69,6 +67,9 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
     const final = await poll(ctx, task, run);
     finish(ctx, task, final, run.settings.model);
   } catch (error) {
+    // Handed back (the process drains or lost the session): the task stays as it is and its request runs
+    // on, for whoever resumes the session to re-attach to.
+    if (ctx.cancel.aborted && deps.handedBack?.()) return;
     if (ctx.cancel.aborted || run.stop.aborted) {
       await cancelHosted(ctx, task, run);
       task.status = ctx.cancel.aborted ? 'cancelled' : 'failed';

@@ -1,0 +1,294 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { deepResearchBackend } from '../../../src/engine/deep-research/deep-research-backend.js';
+import type { SessionState } from '../../../src/engine/session-state.js';
+import { countTokens } from '../../../src/llm/count-tokens.js';
+import { ResponsesApi } from '../../../src/llm/responses-api.js';
+import { systemClock } from '../../../src/ports/clock.js';
+import { silentLogger } from '../../../src/ports/logger.js';
+import type { Checkpoint, ResearchEvent, ResearchOutcome } from '../../../src/ports/research.js';
+import { type CreateBody, fakeResponsesApi, type HostedScript } from '../../fakes/fake-responses-api.js';
+import { graph, TaskGraphLlm } from '../../fakes/task-graph-llm.js';
+import { prompts, testSettings } from '../../helpers/engine-harness.js';
+
+type Fake = Awaited<ReturnType<typeof fakeResponsesApi>>;
+let fake: Fake | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const cite = (id: string) => `Finding about ${id} {{https://${id}.example/page|${id} source}}.`;
+
+async function backend(plans: unknown[], script: (body: CreateBody) => HostedScript, overrides = {}) {
+  fake = await fakeResponsesApi(script);
+  const llm = new TaskGraphLlm(plans);
+  const engine = { llm, prompts, countTokens, clock: systemClock, logger: silentLogger };
+  const api = new ResponsesApi({
+    apiKey: 'sk-test',
+    baseURL: fake.baseUrl,
+    maxRetries: 2,
+    timeoutMs: 5000,
+    logger: silentLogger,
+  });
+  const settings = testSettings({
+    prices: {
+      models: { 'test-model': { input: 1, output: 2 }, 'o4-mini-deep-research': { input: 2, output: 8 } },
+      searchPer1k: 0,
+      hostedSearchPer1k: 10,
+    },
+    ...overrides,
+  });
+  const research = deepResearchBackend(async () => engine, settings, api, {
+    model: 'o4-mini-deep-research',
+    maxTasks: 6,
+    taskTimeMs: 60_000,
+    pollMs: 20,
+  });
+  return { research, llm, fake: fake! };
+}
+
+async function run(
+  research: Awaited<ReturnType<typeof backend>>['research'],
+  checkpoint: Checkpoint,
+  options: { signal?: AbortSignal; handedBack?: () => boolean } = {},
+) {
+  const events: ResearchEvent[] = [];
+  const saved: SessionState[] = [];
+  const outcome: ResearchOutcome = await research.run({
+    checkpoint,
+    emit: (e) => events.push(e),
+    saveCheckpoint: async (c) => void saved.push(structuredClone(c as SessionState)),
+    signal: options.signal ?? new AbortController().signal,
+    handedBack: options.handedBack,
+    logger: silentLogger,
+  });
+  return { outcome, events, saved };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(check()).toBe(true);
+};
+
+describe('the deep-research backend', () => {
+  it('runs the task graph in dependency order, gives a task its dependency’s findings, and cites the annotated URLs', async () => {
+    const { research, fake } = await backend(
+      [
+        graph([
+          ['costs', 3],
+          ['grants', 2],
+          ['compare', 1, ['costs']],
+        ]),
+      ],
+      (body) => ({
+        polls: 2,
+        searches: [`search for ${body.metadata.task_id}`],
+        pages: [`https://${body.metadata.task_id}.example/page`],
+        answer: cite(body.metadata.task_id!),
+        usage: { input: 1000, cached: 200, output: 300, reasoning: 100 },
+      }),
+    );
+    const start = research.begin('s-1', { question: 'Heat pumps or gas?', skipClarification: true });
+    const { outcome, events } = await run(research, start);
+    expect(outcome.kind).toBe('done');
+    if (outcome.kind !== 'done') return;
+    const order = fake.calls.creates.map((c) => c.metadata.task_id);
+    expect(order.indexOf('compare')).toBeGreaterThan(order.indexOf('costs'));
+    // The dependent task was created only after its dependency had finished, and was told what it found.
+    const compare = fake.calls.creates.find((c) => c.metadata.task_id === 'compare')!;
+    expect(compare.instructions).toContain('Findings of the tasks it builds on');
+    expect(compare.instructions).toMatch(/Finding about costs \[\d\]\./);
+    expect(compare).toMatchObject({
+      background: true,
+      model: 'o4-mini-deep-research',
+      tools: [{ type: 'web_search_preview' }],
+    });
+    // Every task's card: started, its searches and pages, done with its sources.
+    for (const id of ['costs', 'grants', 'compare']) {
+      expect(events).toContainEqual({ type: 'agent_started', agentId: id, task: `What about ${id}?` });
+      expect(events).toContainEqual({
+        type: 'agent_activity',
+        agentId: id,
+        activity: { kind: 'searching', queries: [`search for ${id}`] },
+      });
+      expect(events).toContainEqual({ type: 'agent_done', agentId: id, sources: 1 });
+    }
+    expect(outcome.report.sources.map((s) => s.url).sort()).toEqual([
+      'https://compare.example/page',
+      'https://costs.example/page',
+      'https://grants.example/page',
+    ]);
+    expect(outcome.report.markdown).toMatch(/Finding about costs \[\d\]\./);
+    expect(outcome.report.partial).toBeNull();
+    // Hosted tokens and searches are counted and priced.
+    const usage = outcome.view.usage;
+    expect(usage.hostedSearches).toBe(3);
+    expect(usage.models.find((m) => m.purpose === 'deep_research')).toMatchObject({
+      calls: 3,
+      inputTokens: 3000,
+      outputTokens: 900,
+      cachedInputTokens: 600,
+    });
+    expect(outcome.report.costUsd).toBeGreaterThan(0.03);
+  });
+
+  it('repairs a plan whose dependencies go round in a circle, and refuses a second bad one in one sentence', async () => {
+    const circle = graph([
+      ['a', 1, ['b']],
+      ['b', 1, ['a']],
+    ]);
+    const good = graph([['a', 1]]);
+    const ok = await backend([circle, good], (b) => ({ answer: cite(b.metadata.task_id!) }));
+    const { outcome } = await run(
+      ok.research,
+      ok.research.begin('s-2', { question: 'Q?', skipClarification: true }),
+    );
+    expect(outcome.kind).toBe('done');
+    const repair = ok.llm.calls.filter((c) => c.purpose === 'plan')[1]!;
+    expect(repair.messages.at(-1)!.content).toContain('the dependencies go round in a circle (a → b → a)');
+    expect(repair.jsonSchema?.name).toBe('task_plan');
+    await fake!.close();
+
+    const bad = await backend([circle, 'not json'], () => ({}));
+    const error = await run(
+      bad.research,
+      bad.research.begin('s-3', { question: 'Q?', skipClarification: true }),
+    ).catch((e) => e);
+    expect(error.message).toBe(
+      "The planning model's task plan could not be used (it is not JSON), even after one correction: try again, or set RESEARCH_BACKEND=agents.",
+    );
+  });
+
+  it('asks the clarifying questions the planner returns, then plans with the answer', async () => {
+    const { research } = await backend(
+      [{ questions: ['Which country?'], tasks: [] }, graph([['a', 1]])],
+      (b) => ({ answer: cite(b.metadata.task_id!) }),
+    );
+    const first = await run(research, research.begin('s-4', { question: 'Heat pumps?' }));
+    expect(first.outcome).toMatchObject({ kind: 'needs_clarification', questions: '1. Which country?' });
+    const answered = research.answer(first.outcome.checkpoint, 'Scotland');
+    const second = await run(research, answered);
+    expect(second.outcome.kind).toBe('done');
+  });
+
+  it('reports a failed and an incomplete task by name in a partial report made from the rest', async () => {
+    const { research } = await backend(
+      [
+        graph([
+          ['costs', 3],
+          ['grants', 2],
+          ['installers', 1],
+        ]),
+      ],
+      (b) =>
+        b.metadata.task_id === 'grants'
+          ? { end: 'failed' }
+          : b.metadata.task_id === 'installers'
+            ? { end: 'incomplete' }
+            : { answer: cite(b.metadata.task_id!) },
+    );
+    const { outcome } = await run(
+      research,
+      research.begin('s-5', { question: 'Q?', skipClarification: true }),
+    );
+    expect(outcome.kind).toBe('done');
+    if (outcome.kind !== 'done') return;
+    expect(outcome.report.partial).toBe('agents_failed');
+    expect(outcome.report.markdown).toContain(
+      '> **Partial report:** 2 of 3 research tasks failed (grants: failed: The model failed to generate a response.; installers: incomplete: max_output_tokens).',
+    );
+    expect(outcome.report.sources.map((s) => s.url)).toEqual(['https://costs.example/page']);
+  });
+
+  it('on cancel cancels every request in flight and creates nothing more', async () => {
+    const { research, fake } = await backend(
+      [
+        graph([
+          ['a', 3],
+          ['b', 2],
+          ['c', 1, ['a']],
+        ]),
+      ],
+      () => ({ hang: true }),
+    );
+    const cancel = new AbortController();
+    const running = run(research, research.begin('s-6', { question: 'Q?', skipClarification: true }), {
+      signal: cancel.signal,
+    });
+    await until(() => fake.calls.creates.length === 2 && fake.calls.retrieves.length >= 2);
+    cancel.abort();
+    const { outcome } = await running;
+    expect(outcome.kind).toBe('cancelled');
+    expect(fake.calls.cancels.sort()).toEqual(fake.calls.creates.map(() => expect.any(String)));
+    expect(fake.inFlight()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.calls.creates).toHaveLength(2);
+  });
+
+  it('re-attaches to requests already running when a handed-back session resumes: no second create', async () => {
+    let release = false;
+    const { research, fake } = await backend(
+      [
+        graph([
+          ['a', 2],
+          ['b', 1],
+        ]),
+      ],
+      (b) => ({
+        get hang() {
+          return !release;
+        },
+        answer: cite(b.metadata.task_id!),
+      }),
+    );
+    const drain = new AbortController();
+    const first = run(research, research.begin('s-7', { question: 'Q?', skipClarification: true }), {
+      signal: drain.signal,
+      handedBack: () => true,
+    });
+    // Both requests created and polled: their ids are in the checkpoint.
+    await until(() => new Set(fake.calls.retrieves).size === 2);
+    drain.abort();
+    const { saved } = await first;
+    expect(fake.calls.cancels).toEqual([]);
+    const last = saved.at(-1)!;
+    expect(last.tasks!.map((t) => [t.status, Boolean(t.responseId)])).toEqual([
+      ['running', true],
+      ['running', true],
+    ]);
+    release = true;
+    const { outcome } = await run(research, last);
+    expect(outcome.kind).toBe('done');
+    expect(fake.calls.creates).toHaveLength(2);
+    if (outcome.kind === 'done') expect(outcome.report.sources).toHaveLength(2);
+  });
+
+  it('writes the report by rolling synthesis when the task results exceed the report model’s input', async () => {
+    const long = (id: string) => `${cite(id)}\n\n${'Background paragraph without new claims. '.repeat(400)}`;
+    const { research, llm } = await backend(
+      [
+        graph([
+          ['a', 3],
+          ['b', 2],
+          ['c', 1],
+        ]),
+      ],
+      (b) => ({ answer: long(b.metadata.task_id!) }),
+      { reportInputTokens: 9000 },
+    );
+    const { outcome } = await run(
+      research,
+      research.begin('s-8', { question: 'Q?', skipClarification: true }),
+    );
+    expect(outcome.kind).toBe('done');
+    const passes = llm.calls.filter((c) => c.purpose === 'final_report' || c.purpose === 'report_merge');
+    expect(passes[0]!.purpose).toBe('final_report');
+    expect(passes.length).toBeGreaterThanOrEqual(3);
+    expect(passes.slice(1).every((c) => c.purpose === 'report_merge')).toBe(true);
+    if (outcome.kind === 'done') {
+      // Citations stay stable through the merges: each source keeps one number.
+      expect(outcome.report.sources).toHaveLength(3);
+      expect(outcome.report.markdown).toMatch(/Finding about c \[\d\]\./);
+    }
+  });
+});
