@@ -73,9 +73,14 @@ export async function runCli(
           out: { type: 'string' },
           json: { type: 'boolean', default: false },
           yes: { type: 'boolean', short: 'y', default: false },
+          backend: { type: 'string' },
         },
       });
-      const config = loadConfig(env);
+      if (values.backend !== undefined && !['agents', 'deep-research-api'].includes(values.backend)) {
+        io.stderr.write(`error: --backend must be agents or deep-research-api (got "${values.backend}").\n`);
+        return 2;
+      }
+      const config = loadConfig(values.backend ? { ...env, RESEARCH_BACKEND: values.backend } : env);
       const logger = cliLogger(config);
       const question = positionals.join(' ');
       return await withStore(config, logger, async (store) => {

@@ -7,8 +7,8 @@ export const VERSION = (
 export const USAGE = `Usage: deep-research <command>
 
 Commands:
-  ask "question" [--no-clarify] [--yes] [--out FILE] [--json]
-  ask --background "question"
+  ask "question" [--no-clarify] [--yes] [--out FILE] [--json] [--backend NAME]
+  ask --background "question" [--backend NAME]
       Research a question: answer the clarifying questions at the prompt (or skip
       them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)]",
       or --yes to start at once), follow live progress, then read the
@@ -16,7 +16,8 @@ Commands:
       Markdown when stdout is a pipe or file; progress goes to stderr. --out writes
       the report as Markdown; --json prints events as JSON lines. Ctrl-C cancels
       and prints what was found. --background queues the question for the workers
-      instead (no clarification) and returns at once.
+      instead (no clarification) and returns at once. --backend agents or
+      deep-research-api researches this question that way (RESEARCH_BACKEND).
   usage
       Tokens and cost of your research (and of all research here), today and this
       month (UTC), with the daily caps when they are set.

@@ -14,6 +14,7 @@ interface WireRequest {
   messages: WireMessage[];
   tools?: { function: { name: string; description: string; parameters: Record<string, unknown> } }[];
   tool_choice?: string;
+  response_format?: { type: string; json_schema?: { name: string } };
 }
 
 /**
@@ -51,6 +52,9 @@ export async function fakeOpenAiServer(
         model: { name: body.model, reasoning: false },
         purpose: purposeOf(body),
         messages: body.messages.map(toChatMessage),
+        ...(body.response_format?.json_schema
+          ? { jsonSchema: { name: body.response_format.json_schema.name, schema: {} } }
+          : {}),
         tools: body.tools?.map((t): ToolSpec => ({ ...t.function })),
         timeoutMs: 60_000,
       });
@@ -112,6 +116,8 @@ function purposeOf(body: WireRequest): LlmPurpose {
   if (tools.has('web_search') || tools.has('open_url') || tools.has('internal_search')) return 'agent';
   // Every system prompt opens with the same house rules: the step's own instructions follow them.
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+  if (body.response_format?.json_schema?.name === 'task_plan') return 'plan';
+  if (system.includes('\nYou write the instructions for a deep-research model')) return 'task_instructions';
   if (system.includes('\nYou write research plans')) return 'plan';
   if (system.includes('\nYou are revising the report')) return 'report_merge';
   return 'final_report';

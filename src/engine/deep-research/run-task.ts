@@ -117,10 +117,7 @@ function showProgress(ctx: SessionContext, task: ResearchTask, response: HostedR
   const agentId = task.id;
   if (queries.length)
     ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'searching', queries } });
-  if (urls.length) {
-    ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'reading', urls } });
-    ctx.deps.emit({ type: 'agent_read', agentId, pages: urls.map((url) => ({ url, title: url })) });
-  }
+  if (urls.length) ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'reading', urls } });
 }
 
 /** A request that ended: its answer, cited with the session's numbers, or why it did not finish. */
@@ -144,6 +141,12 @@ function finish(ctx: SessionContext, task: ResearchTask, response: HostedRespons
   task.result = text;
   task.sources = cited;
   task.status = 'done';
+  // The task's card lists the pages its answer cites.
+  const pages = cited.flatMap((n) => {
+    const source = ctx.sources.get(n);
+    return source?.url ? [{ url: source.url, title: source.title }] : [];
+  });
+  if (pages.length) ctx.deps.emit({ type: 'agent_read', agentId: task.id, pages });
   ctx.deps.emit({ type: 'agent_done', agentId: task.id, sources: cited.length });
 }
 
