@@ -53,7 +53,13 @@ interface Running {
  */
 export async function fakeResponsesApi(script: (body: CreateBody) => HostedScript) {
   const responses = new Map<string, Running>();
-  const calls = { creates: [] as CreateBody[], retrieves: [] as string[], cancels: [] as string[] };
+  /** `create:<task>` and `ended:<task>` in the order they happened. */
+  const calls = {
+    creates: [] as CreateBody[],
+    retrieves: [] as string[],
+    cancels: [] as string[],
+    timeline: [] as string[],
+  };
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -61,6 +67,7 @@ export async function fakeResponsesApi(script: (body: CreateBody) => HostedScrip
     if (req.method === 'POST' && path === '') {
       const body = JSON.parse(await readBody(req)) as CreateBody;
       calls.creates.push(body);
+      calls.timeline.push(`create:${body.metadata.task_id}`);
       const running: Running = {
         id: `resp_${randomUUID().replace(/-/g, '')}`,
         body,
@@ -86,7 +93,10 @@ export async function fakeResponsesApi(script: (body: CreateBody) => HostedScrip
     }
     if (req.method === 'GET') {
       calls.retrieves.push(id);
+      const before = running.status;
       advance(running);
+      if (before !== running.status && !['queued', 'in_progress'].includes(running.status))
+        calls.timeline.push(`ended:${running.body.metadata.task_id}`);
       return send(200, wire(running));
     }
     send(404, { error: { message: 'not found' } });

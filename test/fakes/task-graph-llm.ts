@@ -4,8 +4,8 @@ import type { Llm, LlmRequest, LlmResponse } from '../../src/ports/llm.js';
  * A model for the deep-research backend's own calls: the plan answers come
  * from the test (in order, the last repeating), a task's instructions repeat
  * the request they were written from (so a test can see what a task was
- * given), and the report gathers every cited sentence of the findings or the
- * draft it is given. Any other call fails the test.
+ * given), and the report gathers every cited finding (`Finding about … [n].`) of
+ * the findings or the draft it is given. Any other call fails the test.
  */
 export class TaskGraphLlm implements Llm {
   calls: LlmRequest[] = [];
@@ -30,7 +30,7 @@ export class TaskGraphLlm implements Llm {
         return reply(`Research this task thoroughly and cite every claim.\n\n${user.join('\n\n')}`);
       case 'final_report':
       case 'report_merge': {
-        const cited = user.join('\n').match(/[^.\n]*\[\d+\][^.\n]*\./g) ?? [];
+        const cited = user.join('\n').match(/Finding about [^\n]*?\[\d+\]\./g) ?? [];
         return reply(`## Report\n\n${[...new Set(cited.map((s) => s.trim()))].join('\n\n')}`);
       }
       default:
