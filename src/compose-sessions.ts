@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { requireHostedAccess } from './config-requirements.js';
 import { agentsBackend } from './engine/agents-backend.js';
 import { deepResearchBackend } from './engine/deep-research/deep-research-backend.js';
+import { taskGraphCost } from './engine/deep-research/estimate-tasks.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import { ResponsesApi } from './llm/responses-api.js';
@@ -67,7 +68,14 @@ export function composeSessions(
   const research = hosted
     ? researchBackends(deepResearch, [agents])
     : researchBackends(agents, [deepResearch]);
-  const estimate = async (): Promise<Estimate> => estimateRun(settings, await pastRuns(store.db.pool));
+  const { deepResearch: dr } = config.research;
+  // New sessions are estimated from earlier runs of the backend that will research them.
+  const estimate = async (): Promise<Estimate> => {
+    const past = await pastRuns(store.db.pool, research.current.name);
+    return hosted
+      ? estimateRun(settings, past, taskGraphCost(dr.model, dr.maxTasks))
+      : estimateRun(settings, past);
+  };
   const moments = new SessionMoments(store.sessions, research, logger);
   const service = new SessionService({
     sessions: store.sessions,

@@ -88,7 +88,8 @@ const schema = z.object({
   MAX_PARALLEL_AGENTS: z.coerce.number().int().min(1).max(10).default(3),
   MAX_CYCLES: positiveInt.optional(),
   MAX_AGENT_CYCLES: positiveInt.default(8),
-  TIME_BUDGET_MINUTES: positiveNumber.default(20),
+  // Unset: 20, or 60 with the deep-research backend (hosted tasks take minutes each).
+  TIME_BUDGET_MINUTES: positiveNumber.optional(),
   AGENT_TIME_BUDGET_MINUTES: positiveNumber.default(12),
   TOKEN_BUDGET: positiveInt.default(2_000_000),
   TOOL_CALL_BUDGET: positiveInt.default(200),
@@ -238,7 +239,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       maxParallelAgents: e.MAX_PARALLEL_AGENTS,
       maxCycles: e.MAX_CYCLES ?? null,
       maxAgentCycles: e.MAX_AGENT_CYCLES,
-      timeBudgetMs: e.TIME_BUDGET_MINUTES * 60_000,
+      timeBudgetMs:
+        (e.TIME_BUDGET_MINUTES ?? (e.RESEARCH_BACKEND === 'deep-research-api' ? 60 : 20)) * 60_000,
       agentTimeBudgetMs: e.AGENT_TIME_BUDGET_MINUTES * 60_000,
       tokenBudget: e.TOKEN_BUDGET,
       toolCallBudget: e.TOOL_CALL_BUDGET,

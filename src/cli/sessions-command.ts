@@ -60,6 +60,7 @@ function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage, feedback: Fe
     );
   }
   if (usage.models.length) lines.push(...usageLines(usage));
+  if (usage.hostedSearches) lines.push(`Hosted web searches: ${usage.hostedSearches}`);
   if (feedback.length) {
     const good = feedback.filter((f) => f.value === 'good').length;
     const who = feedback.map(

@@ -27,7 +27,12 @@ const OUTPUT_SHARE = 0.1;
  * are enough of them; otherwise from the settings: a few minutes up to the
  * time budget, and a share of the token budget at the models' prices.
  */
-export function estimateRun(settings: EngineSettings, past: PastRun[]): Estimate {
+export function estimateRun(
+  settings: EngineSettings,
+  past: PastRun[],
+  /** What a run costs when there is no history yet (low, high), or null without prices. */
+  fromSettings: (settings: EngineSettings) => [number, number] | null = agentCost,
+): Estimate {
   if (past.length >= HISTORY_NEEDED) {
     const costs = past.map((r) => r.costUsd).filter((c): c is number => c !== null);
     return {
@@ -37,6 +42,15 @@ export function estimateRun(settings: EngineSettings, past: PastRun[]): Estimate
     };
   }
   const budget = settings.timeBudgetMs;
+  return {
+    durationMs: [Math.min(budget, 3 * 60_000), budget],
+    costUsd: fromSettings(settings),
+    basis: 'settings',
+  };
+}
+
+/** The agents' cost without history: a share of the token budget at the orchestrator model's prices. */
+function agentCost(settings: EngineSettings): [number, number] | null {
   const cost = (share: number) => {
     const tokens = settings.tokenBudget * share;
     const usage = emptyUsage();
@@ -48,11 +62,7 @@ export function estimateRun(settings: EngineSettings, past: PastRun[]): Estimate
   };
   const low = cost(TOKEN_SHARE[0]);
   const high = cost(TOKEN_SHARE[1]);
-  return {
-    durationMs: [Math.min(budget, 3 * 60_000), budget],
-    costUsd: low === null || high === null ? null : [low, high],
-    basis: 'settings',
-  };
+  return low === null || high === null ? null : [low, high];
 }
 
 /** "4m 10s–9m 30s · $0.20–$0.80" ("cost n/a" without prices). */

@@ -1,14 +1,15 @@
 import type pg from 'pg';
 import type { PastRun } from '../engine/estimate.js';
 
-/** The latest complete (not partial) reports' durations and costs, for pre-flight estimates. */
-export async function pastRuns(pool: pg.Pool, limit = 30): Promise<PastRun[]> {
+/** The latest complete (not partial) reports' durations and costs by one backend, for pre-flight estimates. */
+export async function pastRuns(pool: pg.Pool, backend: string, limit = 30): Promise<PastRun[]> {
   const { rows } = await pool.query(
-    `SELECT (report->>'durationMs')::float8 AS duration, (report->>'costUsd')::float8 AS cost
-     FROM sessions
-     WHERE status = 'done' AND report IS NOT NULL AND jsonb_typeof(report->'partial') = 'null'
-     ORDER BY finished_at DESC NULLS LAST LIMIT $1`,
-    [limit],
+    `SELECT (s.report->>'durationMs')::float8 AS duration, (s.report->>'costUsd')::float8 AS cost
+     FROM sessions s LEFT JOIN checkpoints c ON c.session_id = s.id
+     WHERE s.status = 'done' AND s.report IS NOT NULL AND jsonb_typeof(s.report->'partial') = 'null'
+       AND COALESCE(c.state->>'backend', 'agents') = $2
+     ORDER BY s.finished_at DESC NULLS LAST LIMIT $1`,
+    [limit, backend],
   );
   return rows.map((r) => ({
     durationMs: Number(r.duration),

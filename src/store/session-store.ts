@@ -123,6 +123,11 @@ export class SessionStore {
   }
 
   async saveUsage(id: string, usage: Usage): Promise<void> {
+    if (usage.hostedSearches)
+      await this.pool.query('UPDATE sessions SET hosted_searches = $2 WHERE id = $1', [
+        id,
+        usage.hostedSearches,
+      ]);
     if (usage.models.length === 0) return;
     await this.pool.query(
       `INSERT INTO session_usage (session_id, purpose, model, calls, input_tokens, output_tokens, cached_input_tokens)
@@ -176,13 +181,18 @@ export class SessionStore {
 
   /** What a session's model calls used, per phase and model, as saved when it ended. */
   async loadUsage(id: string): Promise<Usage> {
-    const { rows } = await this.pool.query(
-      `SELECT purpose, model, calls, input_tokens, output_tokens, cached_input_tokens
-       FROM session_usage WHERE session_id = $1 ORDER BY purpose, model`,
-      [id],
-    );
+    const [{ rows }, searches] = await Promise.all([
+      this.pool.query(
+        `SELECT purpose, model, calls, input_tokens, output_tokens, cached_input_tokens
+         FROM session_usage WHERE session_id = $1 ORDER BY purpose, model`,
+        [id],
+      ),
+      this.pool.query('SELECT hosted_searches FROM sessions WHERE id = $1', [id]),
+    ]);
+    const hostedSearches = Number(searches.rows[0]?.hosted_searches ?? 0);
     return {
       ...emptyUsage(),
+      ...(hostedSearches ? { hostedSearches } : {}),
       models: rows.map((r) => ({
         purpose: r.purpose,
         model: r.model,

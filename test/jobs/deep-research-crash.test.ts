@@ -67,6 +67,8 @@ describe('the deep-research backend across a crash', () => {
       expect(fake.calls.cancels).toEqual([]);
       const events = await store.listEvents(id);
       expect(events.filter((e) => e.event.type === 'report_done')).toHaveLength(1);
+      // Each task's one hosted search is kept with the session's usage.
+      expect((await store.loadUsage(id)).hostedSearches).toBe(3);
       expect(done.report!.sources.map((s) => s.url).sort()).toEqual([
         'https://a.example/page',
         'https://b.example/page',

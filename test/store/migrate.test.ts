@@ -28,6 +28,7 @@ describe.each([
       '009_plan_review.sql',
       '010_admission.sql',
       '011_checkpoint_backend_neutral.sql',
+      '012_hosted_searches.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -44,6 +45,7 @@ describe.each([
       { id: 9, name: '009_plan_review.sql' },
       { id: 10, name: '010_admission.sql' },
       { id: 11, name: '011_checkpoint_backend_neutral.sql' },
+      { id: 12, name: '012_hosted_searches.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -73,6 +75,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 11]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 12]);
   });
 });

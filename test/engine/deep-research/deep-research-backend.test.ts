@@ -50,7 +50,12 @@ async function backend(plans: unknown[], script: (body: CreateBody) => HostedScr
 async function run(
   research: Awaited<ReturnType<typeof backend>>['research'],
   checkpoint: Checkpoint,
-  options: { signal?: AbortSignal; handedBack?: () => boolean } = {},
+  options: {
+    signal?: AbortSignal;
+    handedBack?: () => boolean;
+    spendLimitUsd?: number;
+    steering?: (after: number) => Promise<{ id: number; text: string }[]>;
+  } = {},
 ) {
   const events: ResearchEvent[] = [];
   const saved: SessionState[] = [];
@@ -60,6 +65,8 @@ async function run(
     saveCheckpoint: async (c) => void saved.push(structuredClone(c as SessionState)),
     signal: options.signal ?? new AbortController().signal,
     handedBack: options.handedBack,
+    spendLimitUsd: options.spendLimitUsd,
+    steering: options.steering,
     logger: silentLogger,
   });
   return { outcome, events, saved };
@@ -290,5 +297,79 @@ describe('the deep-research backend', () => {
       expect(outcome.report.sources).toHaveLength(3);
       expect(outcome.report.markdown).toMatch(/Finding about c \[\d\]\./);
     }
+  });
+
+  it('hands the requester’s notes to tasks that start after them', async () => {
+    const { research, fake } = await backend(
+      [
+        graph([
+          ['a', 2],
+          ['b', 1, ['a']],
+        ]),
+      ],
+      (b) => ({ answer: cite(b.metadata.task_id!) }),
+    );
+    const created = () => fake.calls.creates.length;
+    const steering = async (after: number) =>
+      after === 0 && created() >= 1 ? [{ id: 1, text: 'Focus on Scotland' }] : [];
+    const { outcome } = await run(
+      research,
+      research.begin('s-9', { question: 'Q?', skipClarification: true }),
+      { steering },
+    );
+    expect(outcome.kind).toBe('done');
+    const [a, b] = fake.calls.creates;
+    expect(a!.instructions).not.toContain('Focus on Scotland');
+    expect(b!.instructions).toContain('Focus on Scotland');
+  });
+
+  it('stops at the spending cap: what is running is cancelled, nothing more starts, the report is partial', async () => {
+    const { research, fake } = await backend(
+      [
+        graph([
+          ['a', 3],
+          ['b', 2],
+          ['c', 1],
+        ]),
+      ],
+      (b) =>
+        b.metadata.task_id === 'a'
+          ? { answer: cite('a'), usage: { input: 1_000_000, cached: 0, output: 100_000, reasoning: 0 } }
+          : { hang: true },
+    );
+    const { outcome } = await run(
+      research,
+      research.begin('s-10', { question: 'Q?', skipClarification: true }),
+      { spendLimitUsd: 1 },
+    );
+    expect(outcome.kind).toBe('done');
+    if (outcome.kind !== 'done') return;
+    expect(outcome.report.partial).toBe('spend_cap');
+    expect(fake.calls.creates.map((c) => c.metadata.task_id).sort()).toEqual(['a', 'b', 'c']);
+    expect(fake.inFlight()).toEqual([]);
+    expect(fake.calls.cancels).toHaveLength(2);
+    expect(outcome.report.sources.map((s) => s.url)).toEqual(['https://a.example/page']);
+  });
+
+  it('researches more with a new plan that builds on the delivered report, sources keeping their numbers', async () => {
+    const { research, fake, llm } = await backend([graph([['a', 1]]), graph([['deeper', 1]])], (b) => ({
+      answer: `${cite(b.metadata.task_id!)} ${b.metadata.task_id === 'deeper' ? 'Also {{https://a.example/page|a again}}.' : ''}`,
+    }));
+    const first = await run(research, research.begin('s-11', { question: 'Q?', skipClarification: true }));
+    expect(first.outcome.kind).toBe('done');
+    if (first.outcome.kind !== 'done') return;
+    const next = research.continueFrom(first.outcome.checkpoint, 's-12', first.outcome.report);
+    expect(research.view(next)).toMatchObject({ reportVersion: 2, phase: 'plan' });
+    const second = await run(research, next);
+    expect(second.outcome.kind).toBe('done');
+    if (second.outcome.kind !== 'done') return;
+    const plan = llm.calls.filter((c) => c.purpose === 'plan')[1]!;
+    expect(plan.messages.map((m) => m.content).join('\n')).toContain('plan tasks that deepen and extend it');
+    expect(fake.calls.creates.map((c) => c.metadata.task_id)).toEqual(['a', 'deeper']);
+    // The earlier source keeps number 1; the new one comes after it.
+    expect(second.outcome.report.sources.map((s) => [s.n, s.url])).toEqual([
+      [1, 'https://a.example/page'],
+      [2, 'https://deeper.example/page'],
+    ]);
   });
 });
