@@ -1,4 +1,5 @@
 import type { DeepResearchApi, HostedResponse } from '../../ports/deep-research-api.js';
+import { sleep } from '../deadline-signal.js';
 import { researchRequestText } from '../phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
@@ -186,20 +187,4 @@ async function cancelHosted(ctx: SessionContext, task: ResearchTask, run: TaskRu
         'could not cancel a deep-research request',
       ),
     );
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }
-    signal.addEventListener('abort', abort, { once: true });
-  });
 }

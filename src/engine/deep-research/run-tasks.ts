@@ -59,14 +59,15 @@ export async function runTasks(
       await Promise.all(running.values());
       await saving;
       if (stopped === 'cancelled') return 'cancelled';
-      if (stopped !== 'max_cycles') {
-        state.stopReason = stopped as StopReason;
-        ctx.deps.emit({ type: 'research_stopped', reason: state.stopReason });
-      }
+      // Cycles are unlimited here: what stopped research is the time or a budget.
+      state.stopReason = stopped as StopReason;
+      ctx.deps.emit({ type: 'research_stopped', reason: state.stopReason });
       return 'report';
     }
-    await applySteering(ctx);
-    for (const task of runnable(tasks, running, ctx.settings.maxParallelAgents)) start(task);
+    const next = runnable(tasks, running, ctx.settings.maxParallelAgents);
+    // The requester's notes reach the tasks that start after them (read only when one is about to).
+    if (next.length) await applySteering(ctx);
+    for (const task of next) start(task);
     if (running.size === 0) break;
     await Promise.race([...running.values(), new Promise((r) => setTimeout(r, TICK_MS))]);
   }
