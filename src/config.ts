@@ -78,7 +78,7 @@ const schema = z.object({
   // Where the Responses API is (OpenAI unless set) and its key (OPENAI_API_KEY unless set).
   DEEP_RESEARCH_BASE_URL: optionalUrl,
   DEEP_RESEARCH_API_KEY: optionalText,
-  MAX_TASKS: z.coerce.number().int().min(2).max(12).default(6),
+  MAX_TASKS: z.coerce.number().int().min(2).max(6).default(6),
   DEEP_RESEARCH_TASK_MINUTES: positiveNumber.default(30),
   DEEP_RESEARCH_POLL_SECONDS: positiveNumber.default(5),
   // Caps the hosted model's searches and page reads per task (cost); unset: the model decides.
@@ -160,7 +160,7 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   MAX_PARALLEL_AGENTS: 'set it to a whole number from 1 to 10',
   RESEARCH_BACKEND: 'set it to agents or deep-research-api',
   DEEP_RESEARCH_BASE_URL: 'set it to the base URL of the Responses API, e.g. https://api.openai.com/v1',
-  MAX_TASKS: 'set it to a whole number from 2 to 12',
+  MAX_TASKS: 'set it to a whole number from 2 to 6',
   SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
   SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
   ALLOW_PRIVATE_URLS: 'set it to true or false',
