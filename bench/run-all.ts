@@ -14,6 +14,8 @@ const BENCHES = [
   'markdown',
   'cache',
   'edge',
+  'admission',
+  'deep-research',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 

@@ -13,7 +13,7 @@ export interface DeepResearchSettings {
   maxTasks: number;
   /** A task running longer than this is cancelled and fails. */
   taskTimeMs: number;
-  /** First wait between polls; doubles up to MAX_POLL_MS. */
+  /** First wait between polls; each next is a tenth longer, up to MAX_POLL_MS. */
   pollMs: number;
   maxToolCalls?: number;
 }
@@ -31,6 +31,12 @@ export interface TaskRun {
 }
 
 const MAX_POLL_MS = 30_000;
+/**
+ * Each wait is a tenth longer than the one before: an ended request is seen
+ * at most about a tenth of its run time late (doubling would allow all of
+ * it), for a few more reads, which cost nothing.
+ */
+const POLL_GROWTH = 1.1;
 
 /**
  * One task, from wherever its checkpoint left it: its instructions (one
@@ -89,7 +95,7 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
 async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Promise<HostedResponse> {
   const started = task.createdAt ?? ctx.deps.clock.now();
   const signal = AbortSignal.any([ctx.cancel, run.stop]);
-  for (let wait = run.settings.pollMs; ; wait = Math.min(wait * 2, MAX_POLL_MS)) {
+  for (let wait = run.settings.pollMs; ; wait = Math.min(wait * POLL_GROWTH, MAX_POLL_MS)) {
     const response = await run.api.retrieve(task.responseId!, signal);
     noteWorked(ctx.state, 'deep research');
     showProgress(ctx, task, response);
