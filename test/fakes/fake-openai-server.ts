@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage, Llm, LlmPurpose, ToolSpec } from '../../src/ports/llm.js';
+import { readBody } from './read-body.js';
 
 interface WireMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -134,13 +135,4 @@ function toChatMessage(m: WireMessage): ChatMessage {
     return { role: 'assistant', content: m.content ?? '', ...(toolCalls?.length ? { toolCalls } : {}) };
   }
   return { role: m.role, content: m.content ?? '' };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

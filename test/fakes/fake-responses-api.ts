@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { readBody } from './read-body.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/responses');
 /** Responses recorded from the Responses API's documented wire format: every answer is built on one. */
@@ -199,13 +200,4 @@ function message(base: Record<string, unknown>, answer: string): unknown {
   }
   text += rest;
   return { ...template, content: [{ type: 'output_text', text, annotations, logprobs: [] }] };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { newSession } from '../../src/engine/run-session.js';
 import type { EngineSettings } from '../../src/engine/settings.js';
 import { SessionLeases } from '../../src/jobs/session-leases.js';
@@ -63,4 +65,19 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A worker in its own process (a fixture script that prints "ready"), kept in `children` so a test can kill what it left. */
+export async function spawnWorker(
+  fixture: string,
+  args: string[],
+  children: ChildProcess[],
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const [data] = await once(child.stdout!, 'data');
+  if (String(data) !== 'ready\n') throw new Error(`the worker process said ${String(data)}`);
+  return child;
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { SessionStore } from '../../src/store/session-store.js';
 import { fakeResponsesApi } from '../fakes/fake-responses-api.js';
 import { submitDeepResearch } from '../helpers/deep-research-harness.js';
 import { realPostgres } from '../helpers/postgres.js';
-import { waitFor } from '../helpers/worker-harness.js';
+import { spawnWorker, waitFor } from '../helpers/worker-harness.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/deep-research-worker.ts');
 let db: Database;
@@ -25,13 +25,7 @@ afterAll(async () => {
 });
 
 async function startWorkerProcess(owner: string, responsesUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, db.url, owner, responsesUrl], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const [data] = await once(child.stdout!, 'data');
-  expect(String(data)).toBe('ready\n');
-  return child;
+  return spawnWorker(FIXTURE, [db.url, owner, responsesUrl], children);
 }
 
 describe('the deep-research backend across a crash', () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import type { Database } from '../../src/store/database.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { agentsState } from '../helpers/session-room.js';
-import { LEASE_MS, submit, waitFor } from '../helpers/worker-harness.js';
+import { LEASE_MS, spawnWorker, submit, waitFor } from '../helpers/worker-harness.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/worker-process.ts');
 let db: Database;
@@ -23,13 +23,7 @@ afterAll(async () => {
 });
 
 async function startWorkerProcess(owner: string, delayMs: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, db.url, owner, String(delayMs)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const [data] = await once(child.stdout!, 'data');
-  expect(String(data)).toBe('ready\n');
-  return child;
+  return spawnWorker(FIXTURE, [db.url, owner, String(delayMs)], children);
 }
 
 const reachedCycle = (id: string, cycle: number) => async () =>
