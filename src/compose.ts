@@ -30,6 +30,7 @@ import { OutboxStore } from './store/outbox-store.js';
 import { applyRetention } from './store/retention.js';
 import { SessionLifecycle } from './store/session-lifecycle.js';
 import { SessionStore } from './store/session-store.js';
+import { SourceTextStore } from './store/source-text-store.js';
 import { SpendStore } from './store/spend-store.js';
 import { SteeringStore } from './store/steering-store.js';
 import type { Store } from './store/store.js';
@@ -95,6 +96,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       outbox: new OutboxStore(db.pool, hours),
       steering: new SteeringStore(db.pool),
       spend: new SpendStore(db.pool),
+      sources: new SourceTextStore(db.pool),
       applied,
     };
   } catch (error) {
@@ -171,7 +173,7 @@ export function engineDeps(
 }
 
 /**
- * The engine's adapters plus this database's knowledge base. Refuses to start
+ * The engine's adapters plus this database's knowledge base and source store. Refuses to start
  * when there is nothing to research with: no search provider and no documents
  * (unless research searches by itself: a hosted deep-research model).
  */
@@ -182,5 +184,5 @@ export async function withKnowledgeBase(
 ): Promise<EngineBase> {
   const knowledgeBase = new KnowledgeStore(db.pool);
   if (searchRequired && !engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
-  return { ...engine, knowledgeBase };
+  return { ...engine, knowledgeBase, sourceTexts: new SourceTextStore(db.pool) };
 }

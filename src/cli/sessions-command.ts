@@ -21,7 +21,7 @@ export async function listSessions(store: SessionStore, io: Io, limit = 20): Pro
 
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
 export async function showSession(
-  store: Pick<Store, 'sessions' | 'outbox'>,
+  store: Pick<Store, 'sessions' | 'outbox' | 'sources'>,
   id: string,
   io: Io,
 ): Promise<number> {
@@ -35,16 +35,23 @@ export async function showSession(
     return 1;
   }
   const session = matches[0]!;
-  const [outbox, usage, feedback] = await Promise.all([
+  const [outbox, usage, feedback, kept] = await Promise.all([
     store.outbox.forSession(session.id),
     store.sessions.loadUsage(session.id),
     store.sessions.listFeedback(session.id),
+    store.sources.sizeOf(session.id),
   ]);
-  io.stdout.write(describe(session, outbox, usage, feedback));
+  io.stdout.write(describe(session, outbox, usage, feedback, kept));
   return 0;
 }
 
-function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage, feedback: Feedback[]): string {
+function describe(
+  s: SessionRow,
+  outbox: OutboxRow[],
+  usage: Usage,
+  feedback: Feedback[],
+  kept: { sources: number; chars: number },
+): string {
   const lines = [
     `Session ${s.id}`,
     `Question: ${s.question}`,
@@ -61,6 +68,10 @@ function describe(s: SessionRow, outbox: OutboxRow[], usage: Usage, feedback: Fe
   }
   if (usage.models.length) lines.push(...usageLines(usage));
   if (usage.hostedSearches) lines.push(`Hosted web searches: ${usage.hostedSearches}`);
+  if (kept.sources)
+    lines.push(
+      `Source texts kept: ${kept.sources} (${Math.max(1, Math.round(kept.chars / 1000)).toLocaleString('en-US')}k characters)`,
+    );
   if (feedback.length) {
     const good = feedback.filter((f) => f.value === 'good').length;
     const who = feedback.map(

@@ -96,6 +96,7 @@ export function continueResearch(
     phase: 'research',
     startedAt: null,
     reportVersion: version,
+    lineage: [finished.sessionId, ...(finished.lineage ?? [])],
     cycleBase: finished.cycle,
     earlierReads: [...state.readUrls],
     earlierCitations: (report?.sources ?? []).map((s) => s.key),

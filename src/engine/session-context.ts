@@ -4,6 +4,7 @@ import type { ChatMessage, Llm, LlmRequest, LlmResponse } from '../ports/llm.js'
 import type { Logger } from '../ports/logger.js';
 import type { PageReader, PageResult } from '../ports/page-reader.js';
 import type { Prompts } from '../ports/prompts.js';
+import type { SourceTexts } from '../ports/source-texts.js';
 import type { WebSearch } from '../ports/web-search.js';
 import { withDeadline } from './deadline-signal.js';
 import type { EmitEvent } from './events.js';
@@ -19,6 +20,8 @@ export interface EngineDeps {
   webSearch?: WebSearch;
   pageReader?: PageReader;
   knowledgeBase?: KnowledgeBase;
+  /** Where the text of every source research is shown is kept with the session. */
+  sourceTexts?: SourceTexts;
   countTokens: (text: string) => number;
   clock: Clock;
   logger: Logger;

@@ -2,6 +2,7 @@ import type { Database } from './database.js';
 import type { OutboxStore } from './outbox-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionStore } from './session-store.js';
+import type { SourceTextStore } from './source-text-store.js';
 import type { SpendStore } from './spend-store.js';
 import type { SteeringStore } from './steering-store.js';
 
@@ -13,4 +14,6 @@ export interface Store {
   outbox: OutboxStore;
   steering: SteeringStore;
   spend: SpendStore;
+  /** The text of the sources research was shown, per session. */
+  sources: SourceTextStore;
 }

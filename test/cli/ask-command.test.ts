@@ -14,6 +14,7 @@ import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
+import { SourceTextStore } from '../../src/store/source-text-store.js';
 import { SpendStore } from '../../src/store/spend-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -41,6 +42,7 @@ function storeOn(db: Database): Store {
     outbox: new OutboxStore(db.pool, 24),
     steering: new SteeringStore(db.pool),
     spend: new SpendStore(db.pool),
+    sources: new SourceTextStore(db.pool),
   };
 }
 

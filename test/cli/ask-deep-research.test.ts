@@ -55,6 +55,12 @@ describe('deep-research ask --backend deep-research-api', () => {
     expect(streams.out.text).toMatch(/Finding about costs \[\d\]\./);
     expect(streams.out.text).toContain('https://grants.example/page');
     expect(streams.out.text).toMatch(/2 hosted web searches · .* · ~\$\d+\.\d\d · session /);
+    // What each source's answer said is kept with the session, and sessions show says so.
+    const id = /session ([0-9a-f-]{36})/.exec(streams.out.text)![1]!;
+    const show = io();
+    expect(await runCli(['sessions', 'show', id.slice(0, 8)], env, show)).toBe(0);
+    expect(show.out.text).toContain('Hosted web searches: 2');
+    expect(show.out.text).toMatch(/Source texts kept: 2 \(1k characters\)/);
   }, 60_000);
 
   it('refuses an unknown backend in one line, before anything runs', async () => {

@@ -29,6 +29,7 @@ describe.each([
       '010_admission.sql',
       '011_checkpoint_backend_neutral.sql',
       '012_hosted_searches.sql',
+      '013_source_store.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -46,6 +47,7 @@ describe.each([
       { id: 10, name: '010_admission.sql' },
       { id: 11, name: '011_checkpoint_backend_neutral.sql' },
       { id: 12, name: '012_hosted_searches.sql' },
+      { id: 13, name: '013_source_store.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -58,6 +60,8 @@ describe.each([
       'schema_migrations',
       'session_events',
       'session_feedback',
+      'session_source_passages',
+      'session_sources',
       'session_steering',
       'session_usage',
       'sessions',
@@ -75,6 +79,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 12]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 13]);
   });
 });

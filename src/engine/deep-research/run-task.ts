@@ -4,6 +4,7 @@ import { researchRequestText } from '../phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import type { ResearchTask } from '../session-state.js';
+import { keepSource } from '../sources/keep-source.js';
 import { errorText } from '../tools/tool-result.js';
 import { addModelUsage } from '../usage.js';
 import { citeAnnotations } from './cite-annotations.js';
@@ -72,7 +73,7 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
       await run.save();
     }
     const final = await poll(ctx, task, run);
-    finish(ctx, task, final, run.settings.model);
+    await finish(ctx, task, final, run.settings.model);
   } catch (error) {
     // Handed back (the process drains or lost the session): the task stays as it is and its request runs
     // on, for whoever resumes the session to re-attach to.
@@ -128,7 +129,12 @@ function showProgress(ctx: SessionContext, task: ResearchTask, response: HostedR
 }
 
 /** A request that ended: its answer, cited with the session's numbers, or why it did not finish. */
-function finish(ctx: SessionContext, task: ResearchTask, response: HostedResponse, model: string): void {
+async function finish(
+  ctx: SessionContext,
+  task: ResearchTask,
+  response: HostedResponse,
+  model: string,
+): Promise<void> {
   const { usage } = ctx.state;
   if (response.usage) {
     addModelUsage(usage, 'deep_research', model, response.usage);
@@ -154,6 +160,8 @@ function finish(ctx: SessionContext, task: ResearchTask, response: HostedRespons
     return source?.url ? [{ url: source.url, title: source.title }] : [];
   });
   if (pages.length) ctx.deps.emit({ type: 'agent_read', agentId: task.id, pages });
+  // What the hosted model's answer says is what the session was shown of each source it cites.
+  await Promise.all(cited.map((n) => keepSource(ctx, ctx.sources.get(n)!, text)));
   ctx.deps.emit({ type: 'agent_done', agentId: task.id, sources: cited.length });
 }
 

@@ -3,6 +3,7 @@ import { type SessionContext, untilDeadline } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import type { Source } from '../session-state.js';
 import { LIMITS } from '../settings.js';
+import { keepSource } from '../sources/keep-source.js';
 import { defineTool } from './define-tool.js';
 import { limitQueries, textList } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
@@ -67,6 +68,7 @@ export async function runInternalSearch(
     return { content: `Tool failed with error: ${failures.join('; ')}`, shown: [] };
   }
   if (docs.length === 0) notes.push('No matching documents in the knowledge base.');
+  await Promise.all(docs.map((d) => keepSource(ctx, d.source, d.content)));
   return { content: formatDocuments(docs, failures, notes), shown: docs.map((d) => d.source.n) };
 }
 

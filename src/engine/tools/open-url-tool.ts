@@ -3,6 +3,7 @@ import type { PageResult } from '../../ports/page-reader.js';
 import { type SessionContext, untilDeadline } from '../session-context.js';
 import { LIMITS } from '../settings.js';
 import { canonicalUrl, shortUrl } from '../sources/canonical-url.js';
+import { keepSource, keptSource } from '../sources/keep-source.js';
 import { defineTool } from './define-tool.js';
 import { textList } from './normalize-queries.js';
 import { textWindow } from './text-window.js';
@@ -45,6 +46,7 @@ export async function runOpenUrl(ctx: SessionContext, urls: string[], until: num
   const pages = await Promise.all(selected.map(([key, raw]) => cachedRead(ctx, key, raw, stop)));
 
   const docs: ResultDocument[] = [];
+  const kept: Promise<void>[] = [];
   let budget = LIMITS.charsPerCall;
   selected.forEach(([key, raw], i) => {
     const result = pages[i]!;
@@ -70,7 +72,9 @@ export async function runOpenUrl(ctx: SessionContext, urls: string[], until: num
     const content = textWindow(page.text, known?.snippet, Math.min(LIMITS.charsPerPage, budget));
     budget -= content.length;
     docs.push({ source, content });
+    kept.push(keepSource(ctx, source, page.text));
   });
+  await Promise.all(kept);
   if (docs.length === 0 && failures.length > 0) {
     return { content: `Failed to fetch content from ${failures.join(', ')}`, shown: [] };
   }
@@ -94,6 +98,9 @@ function cachedRead(ctx: SessionContext, key: string, url: string, stop: number)
 
 /** One read of a page; the usage counts it as read only when it gave readable text. */
 async function readPage(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
+  // Read before this session resumed (or by one it continues): its kept text, without a fetch.
+  const stored = await keptSource(ctx, key);
+  if (stored) return { ok: true, page: { url: stored.url ?? key, title: stored.title, text: stored.text } };
   let result: PageResult;
   try {
     result = await untilDeadline(ctx, stop, (signal) => ctx.deps.pageReader!.read(url, { signal }));

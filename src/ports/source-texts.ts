@@ -1,0 +1,27 @@
+/**
+ * What research was shown of each source, kept with the session: the text
+ * a claim can later be checked against, and what a resumed or continued
+ * session reads instead of fetching a page again.
+ */
+export interface SourceText {
+  key: string;
+  n: number;
+  url?: string;
+  title: string;
+  text: string;
+}
+
+export interface StoredSourceText extends SourceText {
+  fetchedAt: string;
+  truncated: boolean;
+}
+
+export interface SourceTexts {
+  /**
+   * Keeps a source's text for a session (capped); shown again (another
+   * passage of the same document), the new text is added to what is kept.
+   */
+  keep(sessionId: string, source: SourceText): Promise<void>;
+  /** The kept text of a source in the first of these sessions that has it (a session, then those it continues). */
+  find(sessionIds: string[], key: string): Promise<StoredSourceText | null>;
+}
