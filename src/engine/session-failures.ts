@@ -63,10 +63,13 @@ export function nothingResearched(state: SessionState, modelServer?: string): Pr
     );
   }
   const agents = everyAgentFailed(state);
+  const check = state.tasks
+    ? 'the deep-research API (DEEP_RESEARCH_MODEL and your OpenAI account)'
+    : 'the model server';
   if (agents)
     return new ProviderError(
       'research_failed',
-      `${agents}, so there is nothing to report: try again later, or check the model server if it keeps happening.`,
+      `${agents}, so there is nothing to report: try again later, or check ${check} if it keeps happening.`,
       false,
     );
   // "Found nothing" is only true of a model that worked: one whose every research answer was unusable is the cause.

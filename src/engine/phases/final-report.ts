@@ -199,10 +199,9 @@ function pack(units: { text: string; tokens: number }[], budget: number): { text
 }
 
 function nothingFound(ctx: SessionContext): string {
-  if (researchWork(ctx.state).records.length === 0) {
-    return 'No research could be carried out, so there is nothing to report.';
-  }
+  const { records, noun } = researchWork(ctx.state);
+  if (records.length === 0) return 'No research could be carried out, so there is nothing to report.';
   const failed = everyAgentFailed(ctx.state);
   if (failed) return `${failed}, so nothing was found and there is nothing to report.`;
-  return 'The research agents found no sources for this question, so there is nothing to report.';
+  return `The ${noun}s found no sources for this question, so there is nothing to report.`;
 }

@@ -372,4 +372,23 @@ describe('the deep-research backend', () => {
       [2, 'https://deeper.example/page'],
     ]);
   });
+
+  it('says which tasks failed and why when every one did, naming the deep-research API, instead of writing an empty report', async () => {
+    const { research } = await backend(
+      [
+        graph([
+          ['a', 2],
+          ['b', 1],
+        ]),
+      ],
+      () => ({ end: 'failed' }),
+    );
+    const error = await run(
+      research,
+      research.begin('s-13', { question: 'Q?', skipClarification: true }),
+    ).catch((e) => e);
+    expect(error.message).toBe(
+      'Every research task failed (a: failed: The model failed to generate a response.; b: failed: The model failed to generate a response.), so there is nothing to report: try again later, or check the deep-research API (DEEP_RESEARCH_MODEL and your OpenAI account) if it keeps happening.',
+    );
+  });
 });
