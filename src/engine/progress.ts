@@ -64,7 +64,7 @@ export function describeActivity(activity: AgentActivity | undefined): string {
   if (!activity) return 'starting';
   switch (activity.kind) {
     case 'thinking':
-      return 'thinking';
+      return activity.about ? `thinking: ${activity.about}` : 'thinking';
     case 'searching':
       return `searching ${activity.queries.map((q) => `"${q}"`).join(', ')}`;
     case 'searching_internal':

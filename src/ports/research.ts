@@ -74,7 +74,8 @@ export interface Usage {
 }
 
 export type AgentActivity =
-  | { kind: 'thinking' }
+  /** `about`: what a hosted model's reasoning summary says it is working on. */
+  | { kind: 'thinking'; about?: string }
   | { kind: 'searching'; queries: string[] }
   | { kind: 'searching_internal'; queries: string[] }
   | { kind: 'reading'; urls: string[] }

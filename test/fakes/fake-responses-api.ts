@@ -24,6 +24,8 @@ export interface HostedScript {
   answer?: string;
   searches?: string[];
   pages?: string[];
+  /** Reasoning summaries, shown one more at each poll like the searches. */
+  reasoning?: string[];
   usage?: { input: number; cached: number; output: number; reasoning: number };
 }
 
@@ -150,6 +152,16 @@ function wire(r: Running): Record<string, unknown> {
     status: 'completed',
     action,
   }));
+  const thoughts = r.script.reasoning ?? [];
+  const thought =
+    ended === 'completed' && r.status === 'completed' ? thoughts.length : Math.min(r.polls, thoughts.length);
+  output.unshift(
+    ...thoughts.slice(0, thought).map((text, i) => ({
+      id: `rs_${r.id.slice(5, 17)}${i}`,
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text }],
+    })),
+  );
   if (r.status === 'completed') output.push(message(base, r.script.answer ?? 'Nothing was found.'));
   const u = r.script.usage ?? { input: 60_000, cached: 20_000, output: 9_000, reasoning: 7_000 };
   const usage =

@@ -114,12 +114,21 @@ async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Prom
   }
 }
 
-/** New searches and pages of a running request, each shown once (the ids are checkpointed with the task). */
+/**
+ * New reasoning summaries, searches and pages of a running request, each
+ * shown once (what was shown is checkpointed with the task).
+ */
 function showProgress(ctx: SessionContext, task: ResearchTask, response: HostedResponse): void {
   const shown = new Set(task.shown);
+  const thoughts = response.reasoning
+    .map((text, i) => ({ id: `reasoning:${i}`, text }))
+    .filter((r) => !shown.has(r.id));
   const fresh = response.searches.filter((s) => !shown.has(s.id));
-  if (fresh.length === 0) return;
-  task.shown = [...shown, ...fresh.map((s) => s.id)];
+  if (fresh.length === 0 && thoughts.length === 0) return;
+  task.shown = [...shown, ...thoughts.map((r) => r.id), ...fresh.map((s) => s.id)];
+  const about = thoughts.map((r) => headline(r.text)).findLast(Boolean);
+  if (about)
+    ctx.deps.emit({ type: 'agent_activity', agentId: task.id, activity: { kind: 'thinking', about } });
   const queries = fresh.flatMap((s) => (s.kind === 'search' && s.query ? [s.query] : []));
   const urls = fresh.flatMap((s) => (s.kind !== 'search' && s.url ? [s.url] : []));
   const agentId = task.id;
@@ -201,4 +210,11 @@ async function cancelHosted(ctx: SessionContext, task: ResearchTask, run: TaskRu
         'could not cancel a deep-research request',
       ),
     );
+}
+
+/** A reasoning summary's headline: its bold title (`**Looking for tariffs**`), else its first line, short. */
+function headline(summary: string): string {
+  const first = summary.trim().split('\n')[0] ?? '';
+  const title = first.replace(/^\*\*(.*)\*\*$/, '$1').trim();
+  return title.length > 80 ? `${title.slice(0, 79)}…` : title;
 }

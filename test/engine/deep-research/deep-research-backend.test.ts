@@ -91,6 +91,7 @@ describe('the deep-research backend', () => {
         polls: 2,
         searches: [`search for ${body.metadata.task_id}`],
         pages: [`https://${body.metadata.task_id}.example/page`],
+        reasoning: [`**Planning ${body.metadata.task_id}**\n\nI will look for recent figures.`],
         answer: cite(body.metadata.task_id!),
         usage: { input: 1000, cached: 200, output: 300, reasoning: 100 },
       }),
@@ -119,6 +120,12 @@ describe('the deep-research backend', () => {
         activity: { kind: 'searching', queries: [`search for ${id}`] },
       });
       expect(events).toContainEqual({ type: 'agent_done', agentId: id, sources: 1 });
+      // The hosted model's reasoning summaries show as what the task is thinking about.
+      expect(events).toContainEqual({
+        type: 'agent_activity',
+        agentId: id,
+        activity: { kind: 'thinking', about: `Planning ${id}` },
+      });
     }
     expect(outcome.report.sources.map((s) => s.url).sort()).toEqual([
       'https://compare.example/page',
