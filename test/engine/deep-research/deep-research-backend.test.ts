@@ -341,7 +341,12 @@ describe('the deep-research backend', () => {
       ],
       (b) =>
         b.metadata.task_id === 'a'
-          ? { answer: cite('a'), usage: { input: 1_000_000, cached: 0, output: 100_000, reasoning: 0 } }
+          ? // A few polls, so b and c are surely under way when a's cost crosses the cap.
+            {
+              polls: 4,
+              answer: cite('a'),
+              usage: { input: 1_000_000, cached: 0, output: 100_000, reasoning: 0 },
+            }
           : { hang: true },
     );
     const { outcome } = await run(
