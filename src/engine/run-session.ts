@@ -96,7 +96,6 @@ export function continueResearch(
     phase: 'research',
     startedAt: null,
     reportVersion: version,
-    lineage: [finished.sessionId, ...(finished.lineage ?? [])],
     cycleBase: finished.cycle,
     earlierReads: [...state.readUrls],
     earlierCitations: (report?.sources ?? []).map((s) => s.key),

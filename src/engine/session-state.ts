@@ -83,8 +83,6 @@ export interface SessionState {
   reportVersion?: number;
   /** Cycles of earlier versions: this version's allowance counts from here. */
   cycleBase?: number;
-  /** The sessions this one continues, latest first: their kept source texts are this one's too. */
-  lineage?: string[];
   /** Pages read by earlier versions: not fetched again (their findings are in the history). */
   earlierReads?: string[];
   /** The previous version's sources (keys), in its numbering: they keep their numbers. */

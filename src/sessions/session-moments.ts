@@ -58,6 +58,8 @@ export class SessionMoments {
 
   /** Told by delivery once the report is in its thread (the session moved to `done`). */
   async delivered(sessionId: string): Promise<void> {
+    // Nobody listening: the moment costs no reads.
+    if (this.publishedListeners.size === 0) return;
     try {
       const row = await this.sessions.get(sessionId);
       const checkpoint = row?.report ? await this.sessions.loadCheckpoint(sessionId) : null;

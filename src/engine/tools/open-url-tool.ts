@@ -98,8 +98,8 @@ function cachedRead(ctx: SessionContext, key: string, url: string, stop: number)
 
 /** One read of a page; the usage counts it as read only when it gave readable text. */
 async function readPage(ctx: SessionContext, key: string, url: string, stop: number): Promise<PageResult> {
-  // Read before this session resumed (or by one it continues): its kept text, without a fetch.
-  const stored = await keptSource(ctx, key);
+  // Read before this session resumed: its kept text, without a fetch (a page never read is not looked up).
+  const stored = ctx.state.readUrls.includes(key) ? await keptSource(ctx, key) : null;
   if (stored) return { ok: true, page: { url: stored.url ?? key, title: stored.title, text: stored.text } };
   let result: PageResult;
   try {

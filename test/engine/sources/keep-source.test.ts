@@ -11,16 +11,18 @@ const URL = 'https://a.example/tides';
 const TEXT = 'Spring tides happen at new and full moon, when the sun and the moon pull together on the sea.';
 
 /** The source store in memory, keyed by session and source. */
-function memoryTexts(): SourceTexts & { kept: Map<string, SourceText>; failing: boolean } {
+function memoryTexts(): SourceTexts & { kept: Map<string, SourceText>; failing: boolean; finds: number } {
   const kept = new Map<string, SourceText>();
   return {
     kept,
     failing: false,
+    finds: 0,
     async keep(sessionId, source) {
       if (this.failing) throw new Error('database unavailable');
       kept.set(`${sessionId} ${source.key}`, source);
     },
     async find(sessionIds, key): Promise<StoredSourceText | null> {
+      this.finds += 1;
       if (this.failing) throw new Error('database unavailable');
       for (const id of sessionIds) {
         const found = kept.get(`${id} ${key}`);
@@ -54,6 +56,8 @@ describe('the text of what research reads is kept with the session', () => {
     const read = await runOpenUrl(first.ctx, [URL], Date.now() + 10_000);
     expect(read.shown).toEqual([1]);
     expect(texts.kept.get(`s-1 ${URL}`)).toMatchObject({ n: 1, title: 'Tides', text: TEXT });
+    // A page this session never read is fetched without asking the store first.
+    expect(texts.finds).toBe(0);
 
     // The same session after a restart: its in-memory cache is gone, the page is not fetched again.
     const resumed = context(texts);
