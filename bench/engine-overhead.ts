@@ -33,6 +33,9 @@ function settings(agents: number): EngineSettings {
     llmTimeoutMs: 60_000,
     toolTimeoutMs: 60_000,
     reportInputTokens: 1_000_000,
+    // The checks add model calls of their own (bench/citations.ts measures the claim check).
+    citationCheck: { mode: 'off', timeMs: 60_000, tokens: 60_000 },
+    coverageCheck: false,
     prices: { models: {}, searchPer1k: 0 },
   };
 }

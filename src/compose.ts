@@ -118,6 +118,8 @@ export function engineSettings(config: Config): EngineSettings {
     },
     reasoningEffort: config.models.effort,
     ...config.limits,
+    citationCheck: config.checks.citations,
+    coverageCheck: config.checks.coverage,
     llmTimeoutMs: config.openai.timeoutMs,
     prices: config.prices,
     modelServer: urlWithoutSecrets(config.openai.baseURL ?? 'https://api.openai.com/v1'),

@@ -1,3 +1,4 @@
+import type { CitationCheckSettings } from './engine/settings.js';
 import type { ModelPrice } from './engine/usage.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
 
@@ -46,6 +47,7 @@ export interface Config {
     toolTimeoutMs: number;
     reportInputTokens: number;
   };
+  checks: { citations: CitationCheckSettings; coverage: boolean };
   search: {
     provider: SearchProviderName | 'none' | null;
     tavilyKey?: string;

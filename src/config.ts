@@ -4,40 +4,7 @@ import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
 import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
 import { SECRET } from './redact-secrets.js';
-
-const positiveInt = z.coerce.number().int().positive();
-const positiveNumber = z.coerce.number().positive();
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined));
-// http(s) only: `localhost:11434` parses as a URL with the scheme "localhost:" and would fail much later.
-/**
- * Ports the fetch standard blocks (fetch.spec.whatwg.org, "bad port"): the
- * HTTP client refuses them before connecting, which otherwise surfaces only
- * as a retried "Connection error." with no address.
- */
-const BAD_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
-  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
-  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
-  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-]);
-const portOf = (url: string) => (URL.canParse(url) ? Number(new URL(url).port) : 0);
-const optionalUrl = optionalText.pipe(
-  z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .refine((url) => !BAD_PORTS.has(portOf(url)), {
-      error: (issue) =>
-        `uses port ${portOf(String(issue.input))}, which HTTP clients refuse to connect to (a blocked port): run the server on another port`,
-    })
-    .optional(),
-);
-const flag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .default('false')
-  .transform((v) => ['true', '1', 'yes'].includes(v));
+import { flag, optionalText, optionalUrl, positiveInt, positiveNumber } from './config-fields.js';
 
 const DEFAULT_SUGGESTED_PROMPTS = [
   'How do heat pumps compare with gas boilers on running costs in 2025?',
@@ -96,6 +63,12 @@ const schema = z.object({
   TOOL_TIMEOUT_SECONDS: positiveNumber.default(60),
   PAGE_READ_SECONDS: positiveNumber.default(30),
   REPORT_INPUT_TOKENS: positiveInt.default(120_000),
+  // After the report: each cited claim checked against its sources, by the model or by lexical evidence alone.
+  CITATION_CHECK: z.enum(['model', 'lexical', 'off']).default('model'),
+  CITATION_CHECK_SECONDS: positiveNumber.default(120),
+  CITATION_CHECK_TOKENS: positiveInt.default(60_000),
+  // Before the report: the findings checked against the plan; a thin step earns one more cycle.
+  COVERAGE_CHECK: flag.default(true),
   SEARCH_PROVIDER: optionalText.pipe(z.enum(['tavily', 'brave', 'exa', 'searxng', 'none']).optional()),
   TAVILY_API_KEY: optionalText,
   BRAVE_API_KEY: optionalText,
@@ -159,6 +132,8 @@ const HINTS: Partial<Record<keyof typeof schema.shape, string>> = {
   LLM_MAX_RETRIES: 'set it to a whole number from 0 to 20',
   MAX_PARALLEL_AGENTS: 'set it to a whole number from 1 to 10',
   RESEARCH_BACKEND: 'set it to agents or deep-research-api',
+  CITATION_CHECK: 'set it to model, lexical or off',
+  COVERAGE_CHECK: 'set it to true or false',
   DEEP_RESEARCH_BASE_URL: 'set it to the base URL of the Responses API, e.g. https://api.openai.com/v1',
   MAX_TASKS: 'set it to a whole number from 2 to 6',
   SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
@@ -246,6 +221,14 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       toolCallBudget: e.TOOL_CALL_BUDGET,
       toolTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000,
       reportInputTokens: e.REPORT_INPUT_TOKENS,
+    },
+    checks: {
+      citations: {
+        mode: e.CITATION_CHECK,
+        timeMs: e.CITATION_CHECK_SECONDS * 1000,
+        tokens: e.CITATION_CHECK_TOKENS,
+      },
+      coverage: e.COVERAGE_CHECK,
     },
     search: {
       provider: e.SEARCH_PROVIDER ?? firstConfiguredProvider(e),

@@ -98,6 +98,7 @@ export function continueResearch(
     reportVersion: version,
     cycleBase: finished.cycle,
     earlierReads: [...state.readUrls],
+    earlierSessions: [finished.sessionId, ...(finished.earlierSessions ?? [])],
     earlierCitations: (report?.sources ?? []).map((s) => s.key),
     toolCalls: 0,
     usage: emptyUsage(),

@@ -85,6 +85,8 @@ export interface SessionState {
   cycleBase?: number;
   /** Pages read by earlier versions: not fetched again (their findings are in the history). */
   earlierReads?: string[];
+  /** The sessions of earlier versions, latest first: their kept source texts are this one's too. */
+  earlierSessions?: string[];
   /** The previous version's sources (keys), in its numbering: they keep their numbers. */
   earlierCitations?: string[];
   /** The last requester's note handed to the orchestrator (absent before the first). */

@@ -23,8 +23,19 @@ export interface EngineSettings {
   /** Above this many input tokens the final report is written by rolling synthesis. */
   reportInputTokens: number;
   prices: PriceTable;
+  /** The claim check after the report: judged by the model, by lexical evidence alone, or not at all; its own budgets. */
+  citationCheck: CitationCheckSettings;
+  /** Before the report, the findings are checked against the plan's steps (one more cycle for a thin step). */
+  coverageCheck: boolean;
   /** Where the models are served (no credentials), for naming it when its answers are unusable. */
   modelServer?: string;
+}
+
+export interface CitationCheckSettings {
+  mode: 'model' | 'lexical' | 'off';
+  timeMs: number;
+  /** Input and output tokens the judge call may use; claims beyond it are left unchecked. */
+  tokens: number;
 }
 
 export const LIMITS = {

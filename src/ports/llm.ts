@@ -45,7 +45,10 @@ export type LlmPurpose =
   /** Deep-research backend: the instructions a task is sent with, the task itself on the hosted model, and a draft compressed to fit. */
   | 'task_instructions'
   | 'deep_research'
-  | 'report_compress';
+  | 'report_compress'
+  /** Whether the findings cover the plan, before the report; whether the sources say what the report cites them for, after. */
+  | 'coverage_check'
+  | 'citation_check';
 
 export interface LlmRequest {
   model: ModelSpec;

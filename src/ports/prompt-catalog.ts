@@ -36,6 +36,8 @@ export const PROMPT_CATALOG = {
   'task-plan': ['current_date', 'max_tasks', 'may_ask', 'answer_schema'],
   'task-instructions': ['current_date'],
   'task-instructions-request': ['request', 'task', 'dependency_findings', 'requester_notes'],
+  'citation-check': ['answer_schema'],
+  'coverage-check': ['research_plan', 'answer_schema'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;

@@ -16,6 +16,28 @@ export interface Source {
   snippet: string;
   publishedAt?: string;
   author?: string;
+  /** What the source says that supports the report's sentences citing it (short, verbatim), when checked. */
+  quotes?: string[];
+}
+
+/**
+ * What the claim check did to the report's citations: `41 of 43 citations
+ * checked · 2 moved · 1 removed`. A check that could not run (or ran out of
+ * budget before the judge answered) says why in `note`.
+ */
+export interface CitationCheck {
+  /** Citations in the report as written (one per source per sentence). */
+  citations: number;
+  /** Of them, judged against the source's text. */
+  checked: number;
+  /** Taken off a source that did not support the sentence, the sentence being supported by another. */
+  moved: number;
+  /** Taken off with no other source supporting the sentence. */
+  removed: number;
+  /** Sentences left with no supporting citation, marked ⚠ unverified. */
+  unverified: number;
+  /** Why citations were left unchecked: "the check's time budget ran out", "the check failed", … */
+  note?: string;
 }
 
 /** Why research stopped before the orchestrator chose to report: the report is then labelled partial. */
@@ -38,4 +60,6 @@ export interface FinalReport {
   sourcesSeen: number;
   /** Null when a model used has no price in the table. */
   costUsd: number | null;
+  /** The claim check's figures; absent in reports written before it existed. */
+  citationCheck?: CitationCheck;
 }

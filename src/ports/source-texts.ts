@@ -24,4 +24,10 @@ export interface SourceTexts {
   keep(sessionId: string, source: SourceText): Promise<void>;
   /** The kept text of a source in the first of these sessions that has it (a session, then those it continues). */
   find(sessionIds: string[], key: string): Promise<StoredSourceText | null>;
+  /**
+   * Passages of these sessions' kept sources that share most words with
+   * `text`, best first: where a claim's support may be when its cited source
+   * lacks it.
+   */
+  passages(sessionIds: string[], text: string, limit: number): Promise<{ key: string; body: string }[]>;
 }

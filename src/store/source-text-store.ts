@@ -84,12 +84,16 @@ export class SourceTextStore implements SourceTexts {
     };
   }
 
-  /** Passages of a session's sources that match a query, best first (what a claim check looks for). */
-  async search(sessionId: string, query: string, limit = 5): Promise<{ key: string; body: string }[]> {
+  async passages(sessionIds: string[], text: string, limit: number): Promise<{ key: string; body: string }[]> {
+    // Any of the words (a claim is never written as its source words it), ranked by how many and how densely.
+    const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 40);
+    if (words.length === 0) return [];
     const { rows } = await this.pool.query(
-      `SELECT key, body FROM session_source_passages, websearch_to_tsquery('english', $2) q
-       WHERE session_id = $1 AND tsv @@ q ORDER BY ts_rank(tsv, q) DESC, key, ordinal LIMIT $3`,
-      [sessionId, query, limit],
+      `SELECT key, body FROM session_source_passages,
+         to_tsquery('english', array_to_string(ARRAY(SELECT quote_literal(w) FROM unnest($2::text[]) AS w), ' | ')) q
+       WHERE session_id = ANY($1::uuid[]) AND tsv @@ q
+       ORDER BY ts_rank_cd(tsv, q) DESC, key, ordinal LIMIT $3`,
+      [sessionIds, words, limit],
     );
     return rows.map((r) => ({ key: r.key, body: r.body }));
   }

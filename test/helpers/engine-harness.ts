@@ -30,6 +30,9 @@ export function testSettings(overrides: Partial<EngineSettings> = {}): EngineSet
     llmTimeoutMs: 30_000,
     toolTimeoutMs: 10_000,
     reportInputTokens: 100_000,
+    // Scripted conversations here are about other steps; the checks' own tests turn them on.
+    citationCheck: { mode: 'off', timeMs: 60_000, tokens: 60_000 },
+    coverageCheck: false,
     prices: { models: { 'test-model': { input: 1, output: 2 } }, searchPer1k: 0 },
     ...overrides,
   };

@@ -63,9 +63,12 @@ describe.each([
       expect(kept!.text).toBe(
         'Spring tides happen at new and full moon, when the sun and moon pull together.\n\nNeap tides come at the quarter moons.',
       );
-      expect(await store.search(id, 'quarter moon neap')).toEqual([
+      expect(await store.passages([id], 'Neap tides come at quarter moons [3].', 5)).toEqual([
         { key: 'https://a.example/tides', body: expect.stringContaining('Neap tides') },
       ]);
+      // Any of the words: a claim never uses exactly its source's words.
+      expect(await store.passages([randomUUID(), id], 'Which moons give the neap?', 5)).toHaveLength(1);
+      expect(await store.passages([id], "it's [1] ... ; ' \\", 5)).toEqual([]);
 
       // A 5 MB page is kept up to the cap.
       const huge = `${'The tide tables list high water for every port. '.repeat(110_000)}`;

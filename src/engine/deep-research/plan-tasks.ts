@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../ports/llm.js';
 import { ModelOutputError } from '../errors.js';
+import { readJsonAnswer } from '../json-answer.js';
 import { researchRequestText } from '../phases/research-request.js';
 import { callModel, currentDate, deadlineOf, type SessionContext } from '../session-context.js';
 import { graphProblem, PLAN_ANSWER, PLAN_SCHEMA, type PlanAnswer, planText, toTasks } from './task-graph.js';
@@ -68,22 +69,11 @@ function readAnswer(
   maxTasks: number,
   mayAsk: boolean,
 ): { answer: PlanAnswer } | { problem: string } {
-  const json = text.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, '');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return { problem: 'it is not JSON' };
-  }
-  const parsed = PLAN_ANSWER.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return {
-      problem: `it does not match the schema (${issue.path.join('.') || 'answer'}: ${issue.message})`,
-    };
-  }
+  const read = readJsonAnswer(text, PLAN_ANSWER);
+  if ('problem' in read) return read;
+  const answer = read.value;
   // Questions are an answer only while the requester may still be asked; after that the tasks must stand.
-  if (parsed.data.questions.length > 0 && mayAsk) return { answer: parsed.data };
-  const graph = graphProblem(parsed.data.tasks, maxTasks);
-  return graph ? { problem: graph } : { answer: parsed.data };
+  if (answer.questions.length > 0 && mayAsk) return { answer };
+  const graph = graphProblem(answer.tasks, maxTasks);
+  return graph ? { problem: graph } : { answer };
 }

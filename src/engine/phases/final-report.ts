@@ -7,6 +7,7 @@ import type { FinalReport, PartialReason } from '../session-state.js';
 import { errorText } from '../tools/tool-result.js';
 import { estimateCost } from '../usage.js';
 import { extractFindings, type Finding } from './findings.js';
+import { type CheckedReport, checkCitations } from './check-citations.js';
 import { researchRequestText } from './research-request.js';
 
 const PARTIAL_WHY: Record<PartialReason, string> = {
@@ -40,7 +41,9 @@ export async function writeFinalReport(ctx: SessionContext): Promise<FinalReport
     markdown = written.markdown;
     if (written.fallback) partial = 'report_unavailable';
   }
-  return finalize(ctx, markdown, partial);
+  const checked = await checkCitations(ctx, markdown);
+  if (checked === 'cancelled') return 'cancelled';
+  return finalize(ctx, checked.markdown, partial, checked);
 }
 
 /**
@@ -56,7 +59,12 @@ export function cancelledReport(ctx: SessionContext): FinalReport {
   return finalize(ctx, markdown, 'cancelled');
 }
 
-function finalize(ctx: SessionContext, markdown: string, partial: PartialReason | null): FinalReport {
+function finalize(
+  ctx: SessionContext,
+  markdown: string,
+  partial: PartialReason | null,
+  checked?: CheckedReport,
+): FinalReport {
   const confined = confineLinks(
     markdown,
     ctx.state.sources.flatMap((s) => (s.url ? [s.url] : [])),
@@ -64,7 +72,10 @@ function finalize(ctx: SessionContext, markdown: string, partial: PartialReason 
   // A later version keeps the earlier version's numbers for its sources, first.
   const earlier = (ctx.state.earlierCitations ?? []).flatMap((key) => ctx.sources.byKey(key)?.n ?? []);
   const { text, order } = renumberCitations(confined, (n) => ctx.sources.get(n) !== undefined, earlier);
-  const sources = order.map((old, i) => ({ ...ctx.sources.get(old)!, n: i + 1 }));
+  const sources = order.map((old, i) => {
+    const quotes = checked?.quotes.get(old);
+    return { ...ctx.sources.get(old)!, n: i + 1, ...(quotes ? { quotes } : {}) };
+  });
   // A report written after an agent failed says so, with what failed (cancelled agents did not fail).
   const { records, noun } = researchWork(ctx.state);
   const failed = records.filter((a) => a.status === 'failed' && a.error !== 'cancelled');
@@ -82,6 +93,7 @@ function finalize(ctx: SessionContext, markdown: string, partial: PartialReason 
     durationMs: ctx.deps.clock.now() - (ctx.state.startedAt ?? ctx.deps.clock.now()),
     sourcesSeen: ctx.state.sources.length,
     costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
+    ...(checked ? { citationCheck: checked.check } : {}),
   };
 }
 

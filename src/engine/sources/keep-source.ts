@@ -23,12 +23,17 @@ export async function keepSource(ctx: SessionContext, source: Source, text: stri
   }
 }
 
-/** A source's kept text in this session, or null (also when the store cannot answer). */
+/** This session and those it continues: where its sources' texts are kept. */
+export function lineage(ctx: SessionContext): string[] {
+  return [ctx.state.sessionId, ...(ctx.state.earlierSessions ?? [])];
+}
+
+/** A source's kept text in this session or one it continues, or null (also when the store cannot answer). */
 export async function keptSource(ctx: SessionContext, key: string): Promise<StoredSourceText | null> {
   const store = ctx.deps.sourceTexts;
   if (!store) return null;
   try {
-    return await store.find([ctx.state.sessionId], key);
+    return await store.find(lineage(ctx), key);
   } catch (err) {
     ctx.log.warn({ err, source: key }, "could not read a source's kept text; reading it again");
     return null;

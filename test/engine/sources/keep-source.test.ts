@@ -2,36 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { newSession } from '../../../src/engine/run-session.js';
 import { createContext } from '../../../src/engine/session-context.js';
 import { runOpenUrl } from '../../../src/engine/tools/open-url-tool.js';
-import type { SourceText, SourceTexts, StoredSourceText } from '../../../src/ports/source-texts.js';
+import type { SourceTexts } from '../../../src/ports/source-texts.js';
 import { fakePageReader } from '../../fakes/fake-tools.js';
+import { memorySourceTexts as memoryTexts } from '../../fakes/memory-source-texts.js';
 import { ScriptedLlm } from '../../fakes/scripted-llm.js';
 import { harness, testSettings } from '../../helpers/engine-harness.js';
 
 const URL = 'https://a.example/tides';
 const TEXT = 'Spring tides happen at new and full moon, when the sun and the moon pull together on the sea.';
-
-/** The source store in memory, keyed by session and source. */
-function memoryTexts(): SourceTexts & { kept: Map<string, SourceText>; failing: boolean; finds: number } {
-  const kept = new Map<string, SourceText>();
-  return {
-    kept,
-    failing: false,
-    finds: 0,
-    async keep(sessionId, source) {
-      if (this.failing) throw new Error('database unavailable');
-      kept.set(`${sessionId} ${source.key}`, source);
-    },
-    async find(sessionIds, key): Promise<StoredSourceText | null> {
-      this.finds += 1;
-      if (this.failing) throw new Error('database unavailable');
-      for (const id of sessionIds) {
-        const found = kept.get(`${id} ${key}`);
-        if (found) return { ...found, fetchedAt: '2026-11-25T00:00:00.000Z', truncated: false };
-      }
-      return null;
-    },
-  };
-}
 
 function context(
   texts: SourceTexts,

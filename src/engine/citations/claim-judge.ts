@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { readJsonAnswer } from '../json-answer.js';
+import { callModel, type SessionContext } from '../session-context.js';
+
+export type Verdict = 'supported' | 'partly' | 'unsupported';
+
+/** One claim and the passage of one source the judge reads for it. */
+export interface JudgePair {
+  claim: string;
+  n: number;
+  title: string;
+  passage: string;
+}
+
+const JUDGE_ANSWER = z.object({
+  verdicts: z.array(
+    z.object({
+      pair: z.number().int(),
+      verdict: z.enum(['supported', 'partly', 'unsupported']),
+      quote: z.string(),
+    }),
+  ),
+});
+
+const JUDGE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['verdicts'],
+  properties: {
+    verdicts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['pair', 'verdict', 'quote'],
+        properties: {
+          pair: { type: 'integer' },
+          verdict: { type: 'string', enum: ['supported', 'partly', 'unsupported'] },
+          quote: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+/** About what one verdict costs to write (pair number, verdict, a short quote). */
+const ANSWER_TOKENS_PER_PAIR = 70;
+
+/**
+ * The pairs that fit the check's token budget, in order, as the judge reads
+ * them: the rest stay unchecked.
+ */
+export function pairsWithin(ctx: SessionContext, pairs: JudgePair[], tokens: number): JudgePair[] {
+  const fixed = ctx.deps.countTokens(system(ctx));
+  let used = fixed;
+  const fitting: JudgePair[] = [];
+  for (const [i, pair] of pairs.entries()) {
+    const cost = ctx.deps.countTokens(entry(i, pair)) + ANSWER_TOKENS_PER_PAIR;
+    if (used + cost > tokens) break;
+    used += cost;
+    fitting.push(pair);
+  }
+  return fitting;
+}
+
+/**
+ * One model call for every pair lexical evidence did not settle: a verdict
+ * and the supporting quote per pair. Throws when the model fails or its
+ * answer is unusable; pairs it leaves out come back undefined.
+ */
+export async function judgeClaims(
+  ctx: SessionContext,
+  pairs: JudgePair[],
+  until: number,
+): Promise<({ verdict: Verdict; quote: string } | undefined)[]> {
+  const response = await callModel(ctx, {
+    model: ctx.settings.models.agent,
+    purpose: 'citation_check',
+    messages: [
+      { role: 'system', content: system(ctx) },
+      { role: 'user', content: pairs.map((pair, i) => entry(i, pair)).join('\n\n') },
+    ],
+    maxTokens: Math.min(16_000, 200 + pairs.length * ANSWER_TOKENS_PER_PAIR * 2),
+    until,
+    jsonSchema: { name: 'citation_check', schema: JUDGE_SCHEMA },
+  });
+  const read = readJsonAnswer(response.text, JUDGE_ANSWER);
+  if ('problem' in read) throw new Error(`the judge's answer could not be used: ${read.problem}`);
+  const answers = new Map(read.value.verdicts.map((v) => [v.pair, v]));
+  return pairs.map((_, i) => answers.get(i + 1));
+}
+
+function system(ctx: SessionContext): string {
+  return ctx.deps.prompts.render('citation-check', { answer_schema: JSON.stringify(JUDGE_SCHEMA) }).text;
+}
+
+function entry(i: number, pair: JudgePair): string {
+  return `Pair ${i + 1}\nClaim: ${pair.claim}\nSource [${pair.n}] ${pair.title}:\n"""${pair.passage}"""`;
+}

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { checkCitations } from '../../../src/engine/phases/check-citations.js';
+import { newSession } from '../../../src/engine/run-session.js';
+import { createContext } from '../../../src/engine/session-context.js';
+import type { CitationCheckSettings } from '../../../src/engine/settings.js';
+import type { LlmRequest } from '../../../src/ports/llm.js';
+import { memorySourceTexts } from '../../fakes/memory-source-texts.js';
+import { ScriptedLlm, type ScriptStep } from '../../fakes/scripted-llm.js';
+import { harness, testSettings } from '../../helpers/engine-harness.js';
+
+const PAGES = [
+  {
+    url: 'https://energy.example/heat-pumps',
+    title: 'Heat pump running costs',
+    text: 'Heat pumps are now common in new homes. In 2024, households with a heat pump saw their running costs fall by 30 percent compared with a gas boiler. Installation still takes two days.',
+  },
+  {
+    url: 'https://boilers.example/combi',
+    title: 'Combi boilers',
+    text: 'A combi boiler costs about 2,000 pounds to install. It heats water on demand, so no tank is needed.',
+  },
+  {
+    url: 'https://cars.example/norway',
+    title: 'Electric cars in Norway',
+    text: 'Norway has the most electric cars per person in the world. Nine in ten new cars sold there are electric.',
+  },
+];
+
+const REPORT = [
+  '# Heating',
+  '',
+  'Heat pumps cut running costs by 30% in 2024 [1]. A combi boiler costs about 2,000 pounds to install [3].',
+  '',
+  '- Solar panels produce 40% more power in Spain than in Britain [2].',
+  '- Gas prices rose sharply over the winter [1].',
+].join('\n');
+
+/** The judge: answers each pair the way `rule` says, quoting the passage's first sentence when it supports. */
+function judge(rule: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported'): ScriptStep {
+  return {
+    reply: (request: LlmRequest) => {
+      const text = request.messages.at(-1)!.content;
+      const verdicts = [
+        ...text.matchAll(/Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^.]*\.)/g),
+      ].map((m) => {
+        const verdict = rule(m[2]!, Number(m[3]));
+        return { pair: Number(m[1]), verdict, quote: verdict === 'unsupported' ? '' : m[4]! };
+      });
+      return { text: JSON.stringify({ verdicts }) };
+    },
+  };
+}
+
+async function setup(check: Partial<CitationCheckSettings>, steps: ScriptStep[] = []) {
+  const llm = new ScriptedLlm([{ name: 'judge', match: (r) => r.purpose === 'citation_check', steps }]);
+  const texts = memorySourceTexts();
+  const h = harness(llm, {});
+  const state = newSession('s-1', { question: 'Heating?' });
+  const settings = testSettings({
+    citationCheck: { mode: 'model', timeMs: 60_000, tokens: 60_000, ...check },
+  });
+  const ctx = createContext(
+    { ...h.deps, sourceTexts: texts },
+    settings,
+    state,
+    new AbortController().signal,
+    false,
+  );
+  for (const page of PAGES) {
+    const source = ctx.sources.add({
+      kind: 'web',
+      key: page.url,
+      url: page.url,
+      title: page.title,
+      snippet: '',
+    });
+    await texts.keep('s-1', {
+      key: page.url,
+      n: source.n,
+      url: page.url,
+      title: page.title,
+      text: page.text,
+    });
+  }
+  return { ctx, llm, texts };
+}
+
+describe('the claim check', () => {
+  it('keeps what the sources say, moves a citation to the source that says it, removes the rest and marks what is left unsupported', async () => {
+    const { ctx, llm } = await setup({}, [
+      judge((claim, n) => (claim.startsWith('A combi boiler') && n === 2 ? 'supported' : 'unsupported')),
+    ]);
+    const checked = await checkCitations(ctx, REPORT);
+    if (checked === 'cancelled') throw new Error('cancelled');
+    expect(checked.markdown).toBe(
+      [
+        '# Heating',
+        '',
+        'Heat pumps cut running costs by 30% in 2024 [1]. A combi boiler costs about 2,000 pounds to install [2].',
+        '',
+        '- Solar panels produce 40% more power in Spain than in Britain ⚠ _unverified_.',
+        '- Gas prices rose sharply over the winter ⚠ _unverified_.',
+      ].join('\n'),
+    );
+    expect(checked.check).toEqual({ citations: 4, checked: 4, moved: 1, removed: 2, unverified: 2 });
+    expect(checked.quotes.get(1)).toEqual([
+      'In 2024, households with a heat pump saw their running costs fall by 30 percent compared with a gas boiler.',
+    ]);
+    expect(checked.quotes.get(2)).toEqual(['A combi boiler costs about 2,000 pounds to install.']);
+    // One call for every pair lexical evidence could not settle; the clear one was not asked.
+    expect(llm.calls).toHaveLength(1);
+    expect(llm.calls[0]!.messages.at(-1)!.content).not.toContain('Heat pumps cut running costs');
+    llm.assertDone();
+  });
+
+  it('with lexical evidence alone, acts only on what the words settle', async () => {
+    const { ctx, llm } = await setup({ mode: 'lexical' });
+    const checked = await checkCitations(ctx, REPORT);
+    if (checked === 'cancelled') throw new Error('cancelled');
+    expect(checked.markdown).toContain('to install [2].');
+    expect(checked.markdown).toContain('in Britain ⚠ _unverified_.');
+    expect(checked.markdown).toContain('over the winter ⚠ _unverified_.');
+    expect(checked.check).toMatchObject({ citations: 4, checked: 4, moved: 1, removed: 2 });
+    expect(llm.calls).toHaveLength(0);
+  });
+
+  it('delivers the report as written, labelled, when the judge fails or answers garbage', async () => {
+    for (const step of [
+      { error: new Error('model server down') },
+      { reply: { text: 'Sure! Here is my view.' } },
+    ]) {
+      const { ctx } = await setup({}, [step]);
+      const checked = await checkCitations(ctx, REPORT);
+      if (checked === 'cancelled') throw new Error('cancelled');
+      expect(checked.markdown).toBe(REPORT);
+      expect(checked.check).toEqual({
+        citations: 4,
+        checked: 0,
+        moved: 0,
+        removed: 0,
+        unverified: 0,
+        note: 'the check failed',
+      });
+    }
+  });
+
+  it('leaves claims beyond its token budget unchecked, saying so', async () => {
+    const { ctx, llm } = await setup({ tokens: 1_500 }, [judge(() => 'supported')]);
+    const checked = await checkCitations(ctx, REPORT);
+    if (checked === 'cancelled') throw new Error('cancelled');
+    expect(checked.check.checked).toBeLessThan(4);
+    expect(checked.check.checked).toBeGreaterThan(0);
+    expect(checked.check.note).toBe("the check's token budget ran out");
+    llm.assertDone();
+  });
+
+  it('is skipped when turned off, and says so', async () => {
+    const { ctx } = await setup({ mode: 'off' });
+    const checked = await checkCitations(ctx, REPORT);
+    expect(checked).toMatchObject({
+      markdown: REPORT,
+      check: { citations: 4, checked: 0, note: 'the check is off' },
+    });
+  });
+});
