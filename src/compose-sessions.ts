@@ -77,6 +77,10 @@ export function composeSessions(
       : estimateRun(settings, past);
   };
   const moments = new SessionMoments(store.sessions, research, logger);
+  moments.onSettled(({ settled }) => {
+    const check = settled.kind === 'done' ? settled.report.citationCheck : undefined;
+    if (check) options.metrics?.citationsChecked(check);
+  });
   const service = new SessionService({
     sessions: store.sessions,
     lifecycle: store.lifecycle,

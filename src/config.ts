@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { flag, optionalText, optionalUrl, positiveInt, positiveNumber } from './config-fields.js';
 import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
 import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
 import { SECRET } from './redact-secrets.js';
-import { flag, optionalText, optionalUrl, positiveInt, positiveNumber } from './config-fields.js';
 
 const DEFAULT_SUGGESTED_PROMPTS = [
   'How do heat pumps compare with gas boilers on running costs in 2025?',

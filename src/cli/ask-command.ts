@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { describeError } from '../engine/errors.js';
 import { questionRefusal } from '../engine/question-refusal.js';
-import { reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
+import { escapeMarkdown, reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
 import type { Logger } from '../ports/logger.js';
 import type { FinalReport } from '../ports/report.js';
 import type { Checkpoint, ResearchBackend, ResearchEvent, ResearchOutcome } from '../ports/research.js';
@@ -172,7 +172,7 @@ async function finish(
     // A person at a terminal reads the report rendered (and paged when long); a pipe or file gets Markdown.
     if (io.stdout.isTTY) {
       const width = (io.stdout.columns ?? 100) - 1;
-      const shown = `\n${renderForTerminal(report.markdown, width)}\n${sourceList(report)}${footer}\n`;
+      const shown = `\n${renderForTerminal(report.markdown, width)}\n${sourceList(report, width)}${renderForTerminal(footer, width)}\n`;
       await showPaged(shown, io.stdout, pager);
     } else io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
     if (options.out) io.stderr.write(`Report written to ${options.out}\n`);
@@ -186,15 +186,27 @@ export function terminalReport(report: FinalReport): string {
 }
 
 /** "Sources:" and one entry per source (title, detail, the URL indented below); empty without sources. */
-function sourceList(report: FinalReport): string {
+/** `[n] Title (where)`, its address, and the checked quotes from it; wrapped to `width` in a terminal. */
+function sourceList(report: FinalReport, width?: number): string {
   if (!report.sources.length) return '';
   const lines = ['Sources:'];
   for (const s of report.sources) {
     const { title, detail } = sourceLabel(s);
     lines.push(`[${s.n}] ${title}${detail ? ` (${detail})` : ''}${s.url ? `\n    ${s.url}` : ''}`);
+    for (const quote of s.quotes ?? []) {
+      const text = `“${quote}”`;
+      lines.push(width ? indent(renderForTerminal(escapeMarkdown(text), width - 4)) : `    ${text}`);
+    }
   }
   return `${lines.join('\n')}\n\n`;
 }
+
+const indent = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 
 /** Prints the questions and reads one line; an empty line or closed input starts without answering. */
 async function askUser(io: Io, questions: string, json: boolean): Promise<string | null> {

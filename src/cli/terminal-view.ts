@@ -76,6 +76,7 @@ export function statusLines(p: Progress, elapsedMs: number): string[] {
         ? 'Writing the report'
         : `Researching · cycle ${p.cycle} of ${p.maxCycles}`;
   const lines = [`⏳ ${head} · ${plural(p.sources, 'source')} · ${formatDuration(elapsedMs)}`];
+  if (p.checking) lines.push(`  🔎 ${p.checking}`);
   for (const a of p.agents.filter((x) => x.status === 'running')) {
     lines.push(`  • ${a.task}: ${describeActivity(a.activity)}`);
   }
@@ -92,6 +93,8 @@ function permanentLine(event: ResearchEvent, progress: Progress): string | null 
       return `  ⚠ [${event.agentId}] ${task(event.agentId)}: failed (${event.reason})`;
     case 'research_stopped':
       return `  research stopped early: ${event.reason.replaceAll('_', ' ')}`;
+    case 'checking':
+      return `  ${event.text}`;
     default:
       return null;
   }

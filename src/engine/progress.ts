@@ -18,6 +18,8 @@ export interface Progress {
   maxCycles: number;
   agents: AgentProgress[];
   sources: number;
+  /** What a check of the research's own work is doing or found (until the phase changes). */
+  checking?: string;
 }
 
 export function initialProgress(): Progress {
@@ -29,7 +31,9 @@ export function reduceProgress(progress: Progress, event: ResearchEvent): Progre
     progress.agents.map((a) => (a.id === id ? { ...a, ...change } : a));
   switch (event.type) {
     case 'phase':
-      return { ...progress, phase: event.phase };
+      return { ...progress, phase: event.phase, checking: undefined };
+    case 'checking':
+      return { ...progress, checking: event.text };
     case 'cycle':
       return { ...progress, cycle: event.cycle, maxCycles: event.maxCycles };
     case 'agent_started':
@@ -53,7 +57,7 @@ export function reduceProgress(progress: Progress, event: ResearchEvent): Progre
     case 'source_added':
       return { ...progress, sources: progress.sources + 1 };
     case 'report_done':
-      return { ...progress, phase: 'done' };
+      return { ...progress, phase: 'done', checking: undefined };
     default:
       return progress;
   }

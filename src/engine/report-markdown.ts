@@ -1,3 +1,4 @@
+import type { CitationCheck } from '../ports/report.js';
 import { confineLinks } from './citations/confine-links.js';
 import { formatDuration } from './progress.js';
 import type { FinalReport, Source } from './session-state.js';
@@ -29,12 +30,24 @@ export function usageFooter(report: FinalReport, usage: Usage, sessionId: string
     formatDuration(report.durationMs),
     `${report.sourcesSeen} sources seen`,
     pagesText(usage),
+    ...citationFigures(report.citationCheck),
     ...(usage.hostedSearches ? [`${usage.hostedSearches} hosted web searches`] : []),
     tokensText(tokenText, cachedShare(usage)),
     report.costUsd === null ? 'cost n/a' : `~$${report.costUsd.toFixed(2)}`,
     `session ${sessionId}`,
     ...(version > 1 ? [`version ${version}`] : []),
   ].join(' · ');
+}
+
+/** `41 of 43 citations checked · 2 moved · 1 removed`, or why they were not checked. */
+export function citationFigures(check: CitationCheck | undefined): string[] {
+  if (!check || check.citations === 0) return [];
+  if (check.checked === 0) return [`citations not checked${check.note ? ` (${check.note})` : ''}`];
+  return [
+    `${check.checked} of ${check.citations} citations checked`,
+    ...(check.moved ? [`${check.moved} moved`] : []),
+    ...(check.removed ? [`${check.removed} removed`] : []),
+  ];
 }
 
 function tokensText(tokens: string, cached: number | null): string {
@@ -57,14 +70,22 @@ export function reportDocument(question: string, report: FinalReport, footer: st
   return `${parts.join('\n\n')}\n`;
 }
 
-/** `## Sources` and the numbered list, titles linked to their pages. */
+/**
+ * `## Sources` and the numbered list, titles linked to their pages, and under
+ * each the checked quotes that support the sentences citing it (page text:
+ * confined like the report, so it links nowhere else).
+ */
 export function sourceList(report: FinalReport): string {
   const sources = report.sources.map((s) => {
     const { title, detail } = sourceLabel(s);
     const link = s.url ? `[${escapeBrackets(title)}](${s.url})` : escapeBrackets(title);
-    return `${s.n}. ${link}${detail ? `, ${detail}` : ''}`;
+    const quotes = (s.quotes ?? []).map((q) => `\n   - “${escapeMarkdown(q)}”`).join('');
+    return `${s.n}. ${link}${detail ? `, ${detail}` : ''}${quotes}`;
   });
-  return `## Sources\n\n${sources.join('\n')}`;
+  return confineLinks(
+    `## Sources\n\n${sources.join('\n')}`,
+    report.sources.flatMap((s) => (s.url ? [s.url] : [])),
+  );
 }
 
 /** The report with the link policy applied (see confineLinks): what every surface shows. */
@@ -93,4 +114,9 @@ export function titled(question: string, markdown: string): { title: string; bod
 
 function escapeBrackets(text: string): string {
   return text.replace(/([[\]])/g, '\\$1');
+}
+
+/** Text shown as typed: nothing in it is Markdown syntax. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|~!]/g, (c) => `\\${c}`);
 }

@@ -100,6 +100,8 @@ export function continueResearch(
     earlierReads: [...state.readUrls],
     earlierSessions: [finished.sessionId, ...(finished.earlierSessions ?? [])],
     earlierCitations: (report?.sources ?? []).map((s) => s.key),
+    coverageChecked: undefined,
+    thinSteps: undefined,
     toolCalls: 0,
     usage: emptyUsage(),
     stopReason: null,

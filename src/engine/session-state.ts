@@ -91,6 +91,10 @@ export interface SessionState {
   earlierCitations?: string[];
   /** The last requester's note handed to the orchestrator (absent before the first). */
   steeringSeen?: number;
+  /** This version's findings were checked against the plan (once: a thin step earns one more cycle, not a loop). */
+  coverageChecked?: boolean;
+  /** Plan steps the findings leave thin when no budget was left to research them: the report names them. */
+  thinSteps?: string[];
   toolCalls: number;
   usage: Usage;
   stopReason: StopReason | null;

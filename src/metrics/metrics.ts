@@ -1,4 +1,5 @@
 import type { LlmPurpose, TokenUsage } from '../ports/llm.js';
+import type { CitationCheck } from '../ports/report.js';
 
 export type SlackCallOutcome = 'ok' | 'error' | 'rate_limited';
 export type ResearchTool = 'web_search' | 'open_url';
@@ -15,6 +16,8 @@ export interface Metrics {
   delivered(op: string, seconds: number): void;
   /** A search or page read that could not be done (not one that found nothing). */
   toolFailed(tool: ResearchTool, reason: string): void;
+  /** A report's claim check: how many citations were kept, moved, removed or left unchecked. */
+  citationsChecked(check: CitationCheck): void;
 }
 
 export const noMetrics: Metrics = {
@@ -22,4 +25,5 @@ export const noMetrics: Metrics = {
   slackCall() {},
   delivered() {},
   toolFailed() {},
+  citationsChecked() {},
 };

@@ -120,6 +120,12 @@ export function prometheusMetrics(logger: Logger) {
     labelNames: ['tool', 'reason'],
     registers: [registry],
   });
+  const citations = new Counter({
+    name: `${prefix}citations_total`,
+    help: "Report citations by the claim check's verdict (supported, moved, removed, unchecked).",
+    labelNames: ['verdict'],
+    registers: [registry],
+  });
 
   const metrics: Metrics = {
     modelCall(purpose, model, usage, usd) {
@@ -135,6 +141,12 @@ export function prometheusMetrics(logger: Logger) {
     },
     delivered(op, seconds) {
       lag.observe({ op }, Math.max(0, seconds));
+    },
+    citationsChecked(check) {
+      citations.inc({ verdict: 'supported' }, check.checked - check.moved - check.removed);
+      citations.inc({ verdict: 'moved' }, check.moved);
+      citations.inc({ verdict: 'removed' }, check.removed);
+      citations.inc({ verdict: 'unchecked' }, check.citations - check.checked);
     },
     toolFailed(tool, reason) {
       toolFailures.inc({ tool, reason });

@@ -38,6 +38,7 @@ export const PROMPT_CATALOG = {
   'task-instructions-request': ['request', 'task', 'dependency_findings', 'requester_notes'],
   'citation-check': ['answer_schema'],
   'coverage-check': ['research_plan', 'answer_schema'],
+  'coverage-gap': ['gaps'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;

@@ -100,6 +100,8 @@ export type ResearchEvent =
   /** The requester's note, handed to the orchestrator. */
   | { type: 'steering'; text: string }
   | { type: 'research_stopped'; reason: StopReason }
+  /** A check of the research's own work (the plan's coverage, the report's citations), in words. */
+  | { type: 'checking'; text: string }
   | { type: 'report_delta'; text: string }
   | { type: 'report_done'; markdown: string }
   | { type: 'usage'; usage: Usage; costUsd: number | null }

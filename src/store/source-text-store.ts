@@ -84,7 +84,11 @@ export class SourceTextStore implements SourceTexts {
     };
   }
 
-  async passages(sessionIds: string[], text: string, limit: number): Promise<{ key: string; body: string }[]> {
+  async passages(
+    sessionIds: string[],
+    text: string,
+    limit: number,
+  ): Promise<{ key: string; body: string }[]> {
     // Any of the words (a claim is never written as its source words it), ranked by how many and how densely.
     const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 40);
     if (words.length === 0) return [];

@@ -18,6 +18,7 @@ import { SourceTextStore } from '../../src/store/source-text-store.js';
 import { SpendStore } from '../../src/store/spend-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
 import type { Store } from '../../src/store/store.js';
+import { judged } from '../fakes/rule-llm.js';
 import {
   agentWithTask,
   call,
@@ -28,7 +29,7 @@ import {
   ScriptedLlm,
   say,
 } from '../fakes/scripted-llm.js';
-import { harness } from '../helpers/engine-harness.js';
+import { harness, testSettings } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
@@ -55,7 +56,11 @@ function ask(
 ) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
-  const research = testResearch(engine);
+  // The defaults a new install has: the findings checked against the plan, the citations against their sources.
+  const research = testResearch(
+    engine,
+    testSettings({ citationCheck: { mode: 'model', timeMs: 60_000, tokens: 60_000 }, coverageCheck: true }),
+  );
   return askCommand(
     {
       research: research.current,
@@ -106,6 +111,12 @@ function wholeSession(): Lane[] {
     },
     researcher('T4 grants', 'grants 2025', ['https://d.example/grants']),
     { name: 'report', match: purpose('final_report'), steps: [finalReportStep] },
+    { name: 'coverage', match: purpose('coverage_check'), steps: [say(JSON.stringify({ steps: [] }))] },
+    {
+      name: 'judge',
+      match: purpose('citation_check'),
+      steps: [{ reply: (r) => ({ text: JSON.stringify({ verdicts: judged(r, () => 'supported') }) }) }],
+    },
   ];
 }
 

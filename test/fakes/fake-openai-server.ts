@@ -117,7 +117,9 @@ function purposeOf(body: WireRequest): LlmPurpose {
   if (tools.has('web_search') || tools.has('open_url') || tools.has('internal_search')) return 'agent';
   // Every system prompt opens with the same house rules: the step's own instructions follow them.
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
-  if (body.response_format?.json_schema?.name === 'task_plan') return 'plan';
+  const schema = body.response_format?.json_schema?.name;
+  if (schema === 'task_plan') return 'plan';
+  if (schema === 'citation_check' || schema === 'coverage_check') return schema;
   if (system.includes('\nYou write the instructions for a deep-research model')) return 'task_instructions';
   if (system.includes('\nYou write research plans')) return 'plan';
   if (system.includes('\nYou are revising the report')) return 'report_merge';

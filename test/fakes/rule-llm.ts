@@ -26,6 +26,10 @@ export class RuleLlm implements Llm {
       reportChars?: number;
       /** Agents read the page their search found (open_url) before reporting. */
       readPages?: boolean;
+      /** The claim check's judge: a verdict per claim and cited source number (every citation supported by default). */
+      judge?: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported';
+      /** What the coverage check answers (every step covered by default). */
+      thinSteps?: { step: number; covered: boolean; missing: string }[];
       /** Input tokens every answer reports as served from the prompt cache (of 50). */
       cachedInputTokens?: number;
     } = {},
@@ -83,6 +87,12 @@ export class RuleLlm implements Llm {
         }
         return { tools: [['generate_report', {}]] };
       }
+      case 'citation_check':
+        return {
+          text: JSON.stringify({ verdicts: judged(request, this.options.judge ?? (() => 'supported')) }),
+        };
+      case 'coverage_check':
+        return { text: JSON.stringify({ steps: this.options.thinSteps ?? [] }) };
       case 'agent_report': {
         const result = request.messages.find((m) => m.role === 'tool')!.content;
         const doc = JSON.parse(result).results[0];
@@ -105,6 +115,22 @@ export class RuleLlm implements Llm {
       }
     }
   }
+}
+
+/**
+ * A judge's answer to the claim check's pairs: `verdict(claim, n)` for each,
+ * quoting the passage's first sentence when it supports the claim.
+ */
+export function judged(
+  request: LlmRequest,
+  verdict: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported',
+) {
+  const text = request.messages.at(-1)!.content;
+  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^.!?]*[.!?]?)/g;
+  return [...text.matchAll(pairs)].map((m) => {
+    const said = verdict(m[2]!, Number(m[3]));
+    return { pair: Number(m[1]), verdict: said, quote: said === 'unsupported' ? '' : m[4]!.trim() };
+  });
 }
 
 /** One hit per query, at a URL derived from the query. */

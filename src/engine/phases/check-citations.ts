@@ -9,6 +9,7 @@ import {
 } from '../citations/claim-evidence.js';
 import { judgeClaims, pairsWithin, type Verdict } from '../citations/claim-judge.js';
 import { type ClaimUnit, claimUnits } from '../citations/claim-units.js';
+import { citationFigures } from '../report-markdown.js';
 import { interruption, type SessionContext } from '../session-context.js';
 import { lineage } from '../sources/keep-source.js';
 import { errorText } from '../tools/tool-result.js';
@@ -63,6 +64,7 @@ export async function checkCitations(
   });
   if (mode === 'off') return unchanged('the check is off');
   if (citations === 0) return { markdown, check: figures, quotes: new Map() };
+  ctx.deps.emit({ type: 'checking', text: `Checking ${citations} citations against their sources` });
 
   const texts = await sourceTexts(ctx, [...new Set(cited.flat())]);
   const pairs: Pair[] = units.flatMap((u, unit) =>
@@ -115,8 +117,9 @@ export async function checkCitations(
       }
     }
   }
-  const best = bestAlternatives(alternatives);
-  return apply(markdown, units, pairs, best, figures, notes);
+  const checked = apply(markdown, units, pairs, bestAlternatives(alternatives), figures, notes);
+  ctx.deps.emit({ type: 'checking', text: `Citations: ${citationFigures(checked.check).join(' · ')}` });
+  return checked;
 }
 
 async function sourceTexts(ctx: SessionContext, numbers: number[]): Promise<Map<number, SourceSentences>> {

@@ -6,8 +6,8 @@ import { everyAgentFailed, researchWork } from '../session-failures.js';
 import type { FinalReport, PartialReason } from '../session-state.js';
 import { errorText } from '../tools/tool-result.js';
 import { estimateCost } from '../usage.js';
-import { extractFindings, type Finding } from './findings.js';
 import { type CheckedReport, checkCitations } from './check-citations.js';
+import { extractFindings, type Finding } from './findings.js';
 import { researchRequestText } from './research-request.js';
 
 const PARTIAL_WHY: Record<PartialReason, string> = {
@@ -65,8 +65,12 @@ function finalize(
   partial: PartialReason | null,
   checked?: CheckedReport,
 ): FinalReport {
+  // The coverage check's words are the model's: confined like the report.
+  const thin = ctx.state.thinSteps?.length
+    ? `> **Thin coverage:** the findings leave these steps of the plan thin: ${ctx.state.thinSteps.join('; ')}.\n\n`
+    : '';
   const confined = confineLinks(
-    markdown,
+    thin + markdown,
     ctx.state.sources.flatMap((s) => (s.url ? [s.url] : [])),
   );
   // A later version keeps the earlier version's numbers for its sources, first.
@@ -86,6 +90,7 @@ function finalize(
     Boolean,
   );
   const banner = why.length ? `> **Partial report:** ${why.join('; ')}.\n\n` : '';
+
   return {
     markdown: banner + text.trim(),
     sources,

@@ -10,6 +10,7 @@ import { maxCyclesFor } from '../settings.js';
 import { allInvalid } from '../tools/define-tool.js';
 import { generateReportTool } from '../tools/generate-report-tool.js';
 import { runToolCall, specsFor, toolsFor } from '../tools/tools.js';
+import { checkCoverage } from './check-coverage.js';
 import { hasFindings } from './findings.js';
 import { applySteering } from './steering.js';
 
@@ -48,7 +49,10 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
 
   for (;;) {
     const stop = firstStop(limits, ctx, { cycle: state.cycle, turn: state.cycle, calls: [] });
-    if (stop) return stopResearch(ctx, stop, loop);
+    if (stop) {
+      await checkCoverageAt(ctx, stop, false);
+      return stopResearch(ctx, stop, loop);
+    }
     deps.emit({ type: 'cycle', cycle: state.cycle + 1, maxCycles });
     await applySteering(ctx);
     // What changes every cycle comes last.
@@ -75,7 +79,12 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
     const calls = step.kind === 'calls' ? step.calls : [];
     Object.assign(loop, { cycle: state.cycle, turn: state.cycle, calls, step });
     const after = firstStop(afterTurn, ctx, loop);
-    if (after) return stopResearch(ctx, after, loop);
+    if (after) {
+      const room =
+        firstStop(limits, ctx, loop) === null && researchEndOf(ctx) - deps.clock.now() > MIN_EXTRA_MS;
+      if (await checkCoverageAt(ctx, after, room)) continue;
+      return stopResearch(ctx, after, loop);
+    }
     if (step.kind === 'text') {
       state.history.push(...step.nudge);
       await finishCycle(ctx);
@@ -109,6 +118,46 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
 }
 
 const cancelled = [stopWhen.cancelled()];
+
+/** Research ending by the orchestrator's choice or its cycles is checked against the plan first. */
+const COVERAGE_STOPS: Stop[] = ['tool_called', 'answered', 'max_cycles'];
+/** The least research time worth one more cycle for a thin step. */
+const MIN_EXTRA_MS = 60_000;
+
+/**
+ * The coverage check, once per report version: a thin step earns one more
+ * cycle when `room` (budget) is left, and is named in the report otherwise.
+ * True when research goes on for it.
+ */
+async function checkCoverageAt(ctx: SessionContext, stop: Stop, room: boolean): Promise<boolean> {
+  const { deps, state } = ctx;
+  if (!ctx.settings.coverageCheck || state.coverageChecked || !COVERAGE_STOPS.includes(stop)) return false;
+  state.coverageChecked = true;
+  const thin = await checkCoverage(ctx);
+  if (!thin) return false;
+  if (thin.length === 0) {
+    deps.emit({ type: 'checking', text: 'The findings cover every step of the plan' });
+    return false;
+  }
+  const steps = thin.length === 1 ? 'one step is' : `${thin.length} steps are`;
+  if (room) {
+    state.history.push({
+      role: 'user',
+      content: deps.prompts.render('coverage-gap', { gaps: thin.join('\n') }).text,
+    });
+    deps.emit({
+      type: 'checking',
+      text: `Plan check: ${steps} thin, researching ${thin.length === 1 ? 'it' : 'them'} one more cycle`,
+    });
+    return true;
+  }
+  state.thinSteps = thin;
+  deps.emit({
+    type: 'checking',
+    text: `Plan check: ${steps} thin and no budget is left; the report says which`,
+  });
+  return false;
+}
 
 /** Where research goes when a rule stops it: the report (labelled partial when a budget or the model ended it), or cancelled. */
 function stopResearch(ctx: SessionContext, stop: Stop, loop: LoopView): 'report' | 'cancelled' {

@@ -204,6 +204,7 @@ export function progressMessage(
   });
   const hidden = finished.length - shownFinished.length;
   if (hidden > 0) lines.unshift(`_…and ${hidden} earlier agents_`);
+  if (progress.checking && !ending) lines.push(`• :mag: ${safeText(oneLine(progress.checking, 200))}`);
 
   const blocks = sections([header, ...lines].join('\n'));
   if (!ending) blocks.push(cancelActions(sessionId));

@@ -42,6 +42,7 @@ export function plainSafe(text: string): string {
 export function planTitle(progress: Progress): string {
   const cycle = progress.maxCycles ? ` · cycle ${progress.cycle} of ${progress.maxCycles}` : '';
   const sources = ` · ${count(progress.sources, 'source')}`;
+  if (progress.checking) return plainSafe(oneLine(`${progress.checking}${sources}`, TITLE_MAX));
   if (progress.phase === 'report' || progress.phase === 'done') return `Writing the report${sources}`;
   if (progress.phase === 'research') return `Researching${cycle}${sources}`;
   return 'Planning the research';

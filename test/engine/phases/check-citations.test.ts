@@ -5,6 +5,7 @@ import { createContext } from '../../../src/engine/session-context.js';
 import type { CitationCheckSettings } from '../../../src/engine/settings.js';
 import type { LlmRequest } from '../../../src/ports/llm.js';
 import { memorySourceTexts } from '../../fakes/memory-source-texts.js';
+import { judged } from '../../fakes/rule-llm.js';
 import { ScriptedLlm, type ScriptStep } from '../../fakes/scripted-llm.js';
 import { harness, testSettings } from '../../helpers/engine-harness.js';
 
@@ -35,20 +36,9 @@ const REPORT = [
   '- Gas prices rose sharply over the winter [1].',
 ].join('\n');
 
-/** The judge: answers each pair the way `rule` says, quoting the passage's first sentence when it supports. */
+/** The judge: answers each pair the way `rule` says. */
 function judge(rule: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported'): ScriptStep {
-  return {
-    reply: (request: LlmRequest) => {
-      const text = request.messages.at(-1)!.content;
-      const verdicts = [
-        ...text.matchAll(/Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^.]*\.)/g),
-      ].map((m) => {
-        const verdict = rule(m[2]!, Number(m[3]));
-        return { pair: Number(m[1]), verdict, quote: verdict === 'unsupported' ? '' : m[4]! };
-      });
-      return { text: JSON.stringify({ verdicts }) };
-    },
-  };
+  return { reply: (request: LlmRequest) => ({ text: JSON.stringify({ verdicts: judged(request, rule) }) }) };
 }
 
 async function setup(check: Partial<CitationCheckSettings>, steps: ScriptStep[] = []) {
