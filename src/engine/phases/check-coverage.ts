@@ -65,7 +65,7 @@ export async function checkCoverage(ctx: SessionContext): Promise<string[] | nul
     if ('problem' in read) throw new Error(`the answer could not be used: ${read.problem}`);
     return read.value.steps
       .filter((s) => !s.covered)
-      .map((s) => `Step ${s.step}: ${s.missing.trim() || 'not covered'}`);
+      .map((s) => `Step ${s.step}: ${s.missing.trim().replace(/[.;\s]+$/, '') || 'not covered'}`);
   } catch (error) {
     if (ctx.cancel.aborted) return null;
     ctx.log.warn({ err: error }, `coverage check failed; writing the report: ${errorText(error)}`);
