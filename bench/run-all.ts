@@ -16,6 +16,7 @@ const BENCHES = [
   'edge',
   'admission',
   'deep-research',
+  'citations',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 

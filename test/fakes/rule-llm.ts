@@ -126,7 +126,7 @@ export function judged(
   verdict: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported',
 ) {
   const text = request.messages.at(-1)!.content;
-  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^.!?]*[.!?]?)/g;
+  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^\n.!?"]*[.!?]?)/g;
   return [...text.matchAll(pairs)].map((m) => {
     const said = verdict(m[2]!, Number(m[3]));
     return { pair: Number(m[1]), verdict: said, quote: said === 'unsupported' ? '' : m[4]!.trim() };

@@ -40,7 +40,9 @@ export interface SourceSentences {
 }
 
 export function readSource(text: string): SourceSentences {
-  const sentences = (text.match(/[^.!?\n]+(?:[.!?]+(?=\s|$)|\n|$)/g) ?? [])
+  // A stop ends a sentence only before a space: "3.8", "gc.collect" and "e.g" stay whole.
+  const sentences = text
+    .split(/(?<=[.!?]["'”’)]?)\s+|\n+/)
     .map((s) => s.trim())
     .filter((s) => s.length > 1);
   return {
@@ -109,13 +111,20 @@ export function termsOf(text: string): string[] {
     .map(stem);
 }
 
-/** Numbers as stated: "1,200" and "1200" are the same; "12%" is 12; "3.50" is 3.5. */
+/** Numbers as stated: "1,200" and "1200" are the same; "12%" is 12; "3.50" is 3.5; "three" is 3. */
 export function numbersOf(text: string): string[] {
-  return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => {
+  const digits = (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => {
     const plain = n.replace(/,(?=\d{3}\b)/g, '').replace(/,$/, '');
     return plain.includes('.') ? plain.replace(/\.?0+$/, '') : plain;
   });
+  const words = (text.toLowerCase().match(/\p{L}+/gu) ?? []).flatMap((w) => {
+    const n = NUMBER_WORDS.indexOf(w);
+    return n > 0 ? [String(n)] : [];
+  });
+  return [...digits, ...words];
 }
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 
 function stem(word: string): string {
   if (word.length > 5 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
