@@ -7,18 +7,26 @@ import { pageServer } from '../helpers/page-server.js';
  * serves itself (an article about the query), for sessions that read pages
  * (they need ALLOW_PRIVATE_URLS=true).
  */
-export async function fakeSearxngServer(options: { localPages?: boolean } = {}) {
+export async function fakeSearxngServer(
+  options: {
+    localPages?: boolean;
+    /** What a topic's page says instead (by topic, e.g. "topic 1"), one string per paragraph. */
+    pageText?: Record<string, string[]>;
+  } = {},
+) {
   const server = await pageServer({
     '*': (req, res) => {
       const topic = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1)).replace(
         /-/g,
         ' ',
       );
-      const paragraphs = Array.from(
-        { length: 4 },
-        (_, i) =>
-          `<p>Fact ${i + 1} about ${topic}, explained at length for readers who want the details.</p>`,
-      );
+      const paragraphs = (
+        options.pageText?.[topic] ??
+        Array.from(
+          { length: 4 },
+          (_, i) => `Fact ${i + 1} about ${topic}, explained at length for readers who want the details.`,
+        )
+      ).map((p) => `<p>${p}</p>`);
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(

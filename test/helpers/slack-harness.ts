@@ -20,6 +20,8 @@ export async function slackHarness(
   extraEnv: Record<string, string> = {},
   options: {
     localPages?: boolean;
+    /** What each topic's page says (see fakeSearxngServer). */
+    pageText?: Record<string, string[]>;
     socketMode?: boolean;
     /** The model server answers these calls with truncated JSON (see fakeOpenAiServer). */
     garbage?: (purpose: LlmPurpose) => boolean;

@@ -98,8 +98,12 @@ function bestSentence(terms: string[], numbers: string[], source: SourceSentence
   return best;
 }
 
+/** A quote as shown under its source: one line, no heading or list marks, at most QUOTE_MAX characters. */
 export function shorten(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .replace(/^(?:[#>*-]+\s*)+/, '')
+    .trim();
   return flat.length <= QUOTE_MAX ? flat : `${flat.slice(0, QUOTE_MAX - 1).replace(/\s+\S*$/, '')}…`;
 }
 
@@ -124,7 +128,21 @@ export function numbersOf(text: string): string[] {
   return [...digits, ...words];
 }
 
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
 
 function stem(word: string): string {
   if (word.length > 5 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
