@@ -1,3 +1,4 @@
+import { citationFigures } from '../engine/report-markdown.js';
 import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
@@ -80,6 +81,8 @@ function describe(
     );
     lines.push(`Feedback: ${good} good, ${feedback.length - good} not good (${who.join('; ')})`);
   }
+  const citations = citationFigures(s.report?.citationCheck);
+  if (citations.length) lines.push(`Citations: ${citations.join(' · ')}`);
   if (s.plan) lines.push('', 'Research plan:', s.plan);
   if (s.report) lines.push('', terminalReport(s.report));
   return `${lines.join('\n')}\n`;

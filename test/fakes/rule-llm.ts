@@ -119,17 +119,23 @@ export class RuleLlm implements Llm {
 
 /**
  * A judge's answer to the claim check's pairs: `verdict(claim, n)` for each,
- * quoting the passage's first sentence when it supports the claim.
+ * quoting the passage's sentence that shares most words with the claim when
+ * it supports it.
  */
 export function judged(
   request: LlmRequest,
   verdict: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported',
 ) {
   const text = request.messages.at(-1)!.content;
-  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^\n.!?"]*[.!?]?)/g;
+  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^]*?)"""/g;
+  const words = (s: string) => new Set(s.toLowerCase().match(/\w{3,}/g) ?? []);
   return [...text.matchAll(pairs)].map((m) => {
     const said = verdict(m[2]!, Number(m[3]));
-    return { pair: Number(m[1]), verdict: said, quote: said === 'unsupported' ? '' : m[4]!.trim() };
+    const claim = words(m[2]!);
+    const shared = (s: string) => [...words(s)].filter((w) => claim.has(w)).length;
+    const sentences = m[4]!.split(/(?<=[.!?])\s+|\n+/);
+    const quote = sentences.reduce((best, s) => (shared(s) > shared(best) ? s : best), sentences[0]!);
+    return { pair: Number(m[1]), verdict: said, quote: said === 'unsupported' ? '' : quote.trim() };
   });
 }
 

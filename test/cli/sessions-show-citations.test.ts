@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main.js';
+import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { io } from '../helpers/io.js';
+import { realPostgres } from '../helpers/postgres.js';
+
+describe('the claim check from the terminal', () => {
+  let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
+  let search: Awaited<ReturnType<typeof fakeSearxngServer>>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const db = await realPostgres();
+    await db.close();
+    const llm = new RuleLlm({
+      rounds: 1,
+      readPages: true,
+      reportExtra:
+        'Spring tides come at new and full moon [1]. Tides rise twice a day because of the sun alone [1].',
+      judge: (claim) => (claim.startsWith('Tides rise') ? 'unsupported' : 'supported'),
+    });
+    model = await fakeOpenAiServer(llm);
+    search = await fakeSearxngServer({
+      localPages: true,
+      pageText: {
+        'topic 1': ['Spring tides happen at new and full moon, when the sun and the moon pull together.'],
+      },
+    });
+    env = {
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.baseUrl,
+      RESEARCH_MODEL: 'gpt-4.1',
+      SEARXNG_URL: search.url,
+      ALLOW_PRIVATE_URLS: 'true',
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+    };
+  });
+  afterAll(async () => Promise.all([model.close(), search.close()]));
+
+  it('prints the figures, the marked sentence and the quotes, in ask and in sessions show', async () => {
+    const streams = io();
+    expect(await runCli(['ask', '--no-clarify', 'How do tides work?'], env, streams)).toBe(0);
+    const out = streams.out.text;
+    expect(out).toContain('Tides rise twice a day because of the sun alone ⚠ _unverified_.');
+    expect(out).toContain(
+      '    “Spring tides happen at new and full moon, when the sun and the moon pull together.”',
+    );
+    const footer = out.trim().split('\n').at(-1)!;
+    expect(footer).toContain(' · 3 of 3 citations checked · 1 removed · ');
+
+    const show = io();
+    expect(await runCli(['sessions', 'show', footer.match(/session (\S+)$/)![1]!], env, show)).toBe(0);
+    expect(show.out.text).toMatch(/^Citations: 3 of 3 citations checked · 1 removed$/m);
+    expect(show.out.text).toContain('    “Spring tides happen at new and full moon');
+    expect(show.out.text).toContain('⚠ _unverified_');
+  }, 120_000);
+});
