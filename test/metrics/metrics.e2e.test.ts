@@ -69,6 +69,9 @@ describe('/metrics', () => {
     ).toBe(1);
     expect(m.get('deep_research_slack_delivery_lag_seconds_count{op="post"}')).toBeGreaterThan(0);
     expect(m.get('deep_research_tool_failures_total{tool="open_url",reason="refused"}')).toBeGreaterThan(0);
+    // The report's citations were checked (against the search snippets, as no page could be read).
+    expect(m.get('deep_research_citations_total{verdict="supported"}')).toBe(1);
+    expect(m.get('deep_research_citations_total{verdict="removed"}')).toBe(0);
     expect(text).not.toContain('xoxb-');
 
     // Search goes down: the next session cannot search, and /metrics says so by provider error.
