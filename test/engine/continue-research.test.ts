@@ -35,6 +35,8 @@ describe('continueResearch', () => {
       toolCalls: 0,
       report: null,
       earlierReads: ['https://a.example/tides'],
+      // Its sources' kept texts are found where the earlier version kept them.
+      earlierSessions: ['s-1'],
     });
     expect(next.usage.webSearches).toBe(0);
     expect(finished.sessionId).toBe('s-1');

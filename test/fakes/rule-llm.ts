@@ -127,7 +127,7 @@ export function judged(
   verdict: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported',
 ) {
   const text = request.messages.at(-1)!.content;
-  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([^]*?)"""/g;
+  const pairs = /Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\][^\n]*\n"""([\s\S]*?)"""/g;
   const words = (s: string) => new Set(s.toLowerCase().match(/\w{3,}/g) ?? []);
   return [...text.matchAll(pairs)].map((m) => {
     const said = verdict(m[2]!, Number(m[3]));

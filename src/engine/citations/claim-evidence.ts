@@ -25,8 +25,7 @@ const WINDOW = 3;
 const QUOTE_MAX = 240;
 
 /** What lexical evidence alone says: clearly there, clearly not, or for the judge. */
-export function lexicalVerdict(evidence: Evidence | null): LexicalVerdict {
-  if (!evidence) return 'unsupported';
+export function lexicalVerdict(evidence: Evidence): LexicalVerdict {
   if (evidence.score >= SUPPORTED && evidence.numbersFound) return 'supported';
   if (evidence.score < UNRELATED) return 'unsupported';
   return 'uncertain';

@@ -68,11 +68,15 @@ export async function checkCitations(
 
   const texts = await sourceTexts(ctx, [...new Set(cited.flat())]);
   const pairs: Pair[] = units.flatMap((u, unit) =>
-    cited[unit]!.map((n) => {
+    cited[unit]!.map((n): Pair => {
       const text = texts.get(n);
       const evidence = text ? bestEvidence(u.text, text) : null;
-      const lexical = text ? lexicalVerdict(evidence) : null;
-      return { unit, n, evidence, verdict: lexical === 'supported' ? 'supported' : 'unchecked' } as Pair;
+      return {
+        unit,
+        n,
+        evidence,
+        verdict: evidence && lexicalVerdict(evidence) === 'supported' ? 'supported' : 'unchecked',
+      };
     }),
   );
   const doubtful = new Set(
@@ -82,12 +86,9 @@ export async function checkCitations(
   const notes: string[] = [];
 
   if (mode === 'lexical') {
-    for (const p of [...pairs, ...alternatives]) {
-      if (
-        p.verdict === 'unchecked' &&
-        texts.get(p.n) !== undefined &&
-        lexicalVerdict(p.evidence) === 'unsupported'
-      )
+    // Alone, lexical evidence decides only clear-cut pairs: the words are there, or the source is about something else.
+    for (const p of pairs) {
+      if (p.verdict === 'unchecked' && p.evidence && lexicalVerdict(p.evidence) === 'unsupported')
         p.verdict = 'unsupported';
     }
   } else {

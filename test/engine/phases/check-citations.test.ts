@@ -41,11 +41,12 @@ function judge(rule: (claim: string, n: number) => 'supported' | 'partly' | 'uns
   return { reply: (request: LlmRequest) => ({ text: JSON.stringify({ verdicts: judged(request, rule) }) }) };
 }
 
-async function setup(check: Partial<CitationCheckSettings>, steps: ScriptStep[] = []) {
+async function setup(check: Partial<CitationCheckSettings>, steps: ScriptStep[] = [], keptBy = 's-1') {
   const llm = new ScriptedLlm([{ name: 'judge', match: (r) => r.purpose === 'citation_check', steps }]);
   const texts = memorySourceTexts();
   const h = harness(llm, {});
-  const state = newSession('s-1', { question: 'Heating?' });
+  // A continued research (version 2) checks against what its earlier version kept.
+  const state = { ...newSession('s-1', { question: 'Heating?' }), earlierSessions: ['s-0'] };
   const settings = testSettings({
     citationCheck: { mode: 'model', timeMs: 60_000, tokens: 60_000, ...check },
   });
@@ -101,6 +102,14 @@ describe('the claim check', () => {
     expect(llm.calls).toHaveLength(1);
     expect(llm.calls[0]!.messages.at(-1)!.content).not.toContain('Heat pumps cut running costs');
     llm.assertDone();
+  });
+
+  it("reads a continued research's sources where its earlier version kept them", async () => {
+    const { ctx, llm } = await setup({ mode: 'lexical' }, [], 's-0');
+    const checked = await checkCitations(ctx, REPORT);
+    if (checked === 'cancelled') throw new Error('cancelled');
+    expect(checked.check).toMatchObject({ citations: 4, checked: 4, moved: 1, removed: 2 });
+    expect(llm.calls).toHaveLength(0);
   });
 
   it('with lexical evidence alone, acts only on what the words settle', async () => {
