@@ -18,6 +18,7 @@ import { urlWithoutSecrets } from './redact-secrets.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
+import { AnswerStore } from './store/answer-store.js';
 import { type Database, openDatabase } from './store/database.js';
 import {
   databaseAddress,
@@ -97,6 +98,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       steering: new SteeringStore(db.pool),
       spend: new SpendStore(db.pool),
       sources: new SourceTextStore(db.pool),
+      answers: new AnswerStore(db.pool, hours),
       applied,
     };
   } catch (error) {

@@ -48,7 +48,9 @@ export type LlmPurpose =
   | 'report_compress'
   /** Whether the findings cover the plan, before the report; whether the sources say what the report cites them for, after. */
   | 'coverage_check'
-  | 'citation_check';
+  | 'citation_check'
+  /** A reader's question about a finished report, answered from its kept sources. */
+  | 'report_question';
 
 export interface LlmRequest {
   model: ModelSpec;

@@ -39,6 +39,7 @@ export const PROMPT_CATALOG = {
   'citation-check': ['answer_schema'],
   'coverage-check': ['research_plan', 'answer_schema'],
   'coverage-gap': ['gaps'],
+  'report-question': ['current_date', 'answer_schema'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;

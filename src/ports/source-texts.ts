@@ -16,6 +16,14 @@ export interface StoredSourceText extends SourceText {
   truncated: boolean;
 }
 
+/** One passage of a kept source, with the source it belongs to. */
+export interface KeptPassage {
+  key: string;
+  title: string;
+  url?: string;
+  body: string;
+}
+
 export interface SourceTexts {
   /**
    * Keeps a source's text for a session (capped); shown again (another
@@ -29,5 +37,5 @@ export interface SourceTexts {
    * `text`, best first: where a claim's support may be when its cited source
    * lacks it.
    */
-  passages(sessionIds: string[], text: string, limit: number): Promise<{ key: string; body: string }[]>;
+  passages(sessionIds: string[], text: string, limit: number): Promise<KeptPassage[]>;
 }

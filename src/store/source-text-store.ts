@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { SourceText, SourceTexts, StoredSourceText } from '../ports/source-texts.js';
+import type { KeptPassage, SourceText, SourceTexts, StoredSourceText } from '../ports/source-texts.js';
 import { splitPassages } from '../search/knowledge/split-passages.js';
 
 /** The most of one source's text kept (characters): a long report or a PDF's first pages. */
@@ -84,22 +84,19 @@ export class SourceTextStore implements SourceTexts {
     };
   }
 
-  async passages(
-    sessionIds: string[],
-    text: string,
-    limit: number,
-  ): Promise<{ key: string; body: string }[]> {
-    // Any of the words (a claim is never written as its source words it), ranked by how many and how densely.
+  async passages(sessionIds: string[], text: string, limit: number): Promise<KeptPassage[]> {
+    // Any of the words (a claim or a question never uses exactly its source's words), ranked by how many and how densely.
     const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 40);
     if (words.length === 0) return [];
     const { rows } = await this.pool.query(
-      `SELECT key, body FROM session_source_passages,
+      `SELECT p.key, p.body, s.title, s.url FROM session_source_passages p
+         JOIN session_sources s USING (session_id, key),
          to_tsquery('english', array_to_string(ARRAY(SELECT quote_literal(w) FROM unnest($2::text[]) AS w), ' | ')) q
-       WHERE session_id = ANY($1::uuid[]) AND tsv @@ q
-       ORDER BY ts_rank_cd(tsv, q) DESC, key, ordinal LIMIT $3`,
+       WHERE p.session_id = ANY($1::uuid[]) AND p.tsv @@ q
+       ORDER BY ts_rank_cd(p.tsv, q) DESC, p.key, p.ordinal LIMIT $3`,
       [sessionIds, words, limit],
     );
-    return rows.map((r) => ({ key: r.key, body: r.body }));
+    return rows.map((r) => ({ key: r.key, title: r.title, ...(r.url ? { url: r.url } : {}), body: r.body }));
   }
 
   /** How many sources a session keeps, and their characters. */

@@ -18,7 +18,7 @@ export interface SpendScope {
 }
 
 /**
- * What research cost: the sessions that finished since the start of the day
+ * What research cost (and the questions asked of its reports): the sessions that finished since the start of the day
  * or month (UTC) at their real cost, and every unfinished one at its
  * reservation, so sessions running at once cannot each see the whole cap.
  */
@@ -41,11 +41,20 @@ export class SpendStore {
          AND ($4::uuid IS NULL OR s.id <> $4)`,
       [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, RESEARCHING],
     );
+    // Questions asked of reports cost one model call each: counted where and when they were asked.
+    const asked = await this.db.query(
+      `SELECT COALESCE(sum(cost_usd), 0) AS cost, COALESCE(sum(input_tokens + output_tokens), 0)::float8 AS tokens
+       FROM report_answers
+       WHERE created_at >= date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+         AND ($2::text IS NULL OR asker = $2) AND ($3::text IS NULL OR team_id = $3)`,
+      [period, scope.requester ?? null, scope.teamId ?? null],
+    );
     const r = rows[0];
+    const a = asked.rows[0];
     return {
       sessions: Number(r.sessions),
-      tokens: Number(r.tokens),
-      costUsd: Number(r.cost),
+      tokens: Number(r.tokens) + Number(a.tokens),
+      costUsd: Number(r.cost) + Number(a.cost),
       reservedUsd: Number(r.reserved),
     };
   }

@@ -1,3 +1,4 @@
+import type { AnswerStore } from './answer-store.js';
 import type { Database } from './database.js';
 import type { OutboxStore } from './outbox-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
@@ -16,4 +17,6 @@ export interface Store {
   spend: SpendStore;
   /** The text of the sources research was shown, per session. */
   sources: SourceTextStore;
+  /** Questions readers asked of reports, and the answers. */
+  answers: AnswerStore;
 }

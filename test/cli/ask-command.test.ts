@@ -10,6 +10,7 @@ import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
+import { AnswerStore } from '../../src/store/answer-store.js';
 import type { Database } from '../../src/store/database.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
@@ -44,6 +45,7 @@ function storeOn(db: Database): Store {
     steering: new SteeringStore(db.pool),
     spend: new SpendStore(db.pool),
     sources: new SourceTextStore(db.pool),
+    answers: new AnswerStore(db.pool, 24),
   };
 }
 

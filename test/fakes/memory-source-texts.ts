@@ -36,13 +36,15 @@ export function memorySourceTexts(): SourceTexts & {
         .filter(([id]) => sessionIds.includes(id.split(' ')[0]!))
         .map(([, s]) => ({
           key: s.key,
+          title: s.title,
+          ...(s.url ? { url: s.url } : {}),
           body: s.text,
           hits: [...words(s.text)].filter((w) => wanted.has(w)).length,
         }))
         .filter((p) => p.hits > 0)
         .sort((a, b) => b.hits - a.hits)
         .slice(0, limit)
-        .map(({ key, body }) => ({ key, body }));
+        .map(({ hits: _, ...passage }) => passage);
     },
   };
 }

@@ -64,7 +64,12 @@ describe.each([
         'Spring tides happen at new and full moon, when the sun and moon pull together.\n\nNeap tides come at the quarter moons.',
       );
       expect(await store.passages([id], 'Neap tides come at quarter moons [3].', 5)).toEqual([
-        { key: 'https://a.example/tides', body: expect.stringContaining('Neap tides') },
+        {
+          key: 'https://a.example/tides',
+          title: 'Tides',
+          url: expect.any(String),
+          body: expect.stringContaining('Neap tides'),
+        },
       ]);
       // Any of the words: a claim never uses exactly its source's words.
       expect(await store.passages([randomUUID(), id], 'Which moons give the neap?', 5)).toHaveLength(1);

@@ -1,0 +1,91 @@
+import type { Logger } from '../ports/logger.js';
+import type { ReportAnswer, ReportQuestions } from '../ports/report-questions.js';
+import type { AnswerStore } from '../store/answer-store.js';
+import type { OutboxIntent } from '../store/outbox-intent.js';
+import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SpendStore } from '../store/spend-store.js';
+import { capRefusal, type SpendCaps, spendLeft } from './spend-caps.js';
+
+export type Answered = Extract<ReportAnswer, { kind: 'answered' }>;
+
+/** What asking a report came to: the answer (stored), "not in the sources" (stored), or why it was not asked. */
+export type Asked =
+  | { kind: 'answered'; id: number; answer: Answered }
+  | { kind: 'unanswered'; id: number }
+  | { kind: 'refused'; sentence: string };
+
+export interface ReportAskingDeps {
+  sessions: SessionStore;
+  answers: AnswerStore;
+  questions: ReportQuestions;
+  spend: { store: SpendStore; caps: SpendCaps };
+  log: Logger;
+}
+
+/**
+ * Asking a finished report, for every surface: answered from the report and
+ * the sources its research kept (those of the research it continues too),
+ * stored with the session (who asked, what, the answer, what it cost) together
+ * with the writes that show it, within the spending caps.
+ */
+export class ReportAsking {
+  constructor(private readonly deps: ReportAskingDeps) {}
+
+  /** Whether a session has a report to ask. */
+  static canAsk(row: SessionRow): boolean {
+    return row.report !== null && ['done', 'delivering', 'cancelled'].includes(row.status);
+  }
+
+  async ask(
+    row: SessionRow,
+    question: string,
+    asker: { userId: string; teamId: string | null },
+    /** The writes that show the outcome (built from the stored answer's id). */
+    show: (asked: Exclude<Asked, { kind: 'refused' }>) => OutboxIntent[] = () => [],
+    signal?: AbortSignal,
+  ): Promise<Asked> {
+    if (!row.report) return { kind: 'refused', sentence: 'That research has no report to ask yet.' };
+    const left = await spendLeft(this.deps.spend.store, this.deps.spend.caps, {
+      requester: asker.userId,
+      teamId: asker.teamId,
+    });
+    const refusal = capRefusal(left, null);
+    if (refusal) return { kind: 'refused', sentence: refusal };
+    const answer = await this.deps.questions.answer(
+      { question, report: row.report, sessionIds: await this.lineage(row) },
+      signal,
+    );
+    let asked: Exclude<Asked, { kind: 'refused' }> | undefined;
+    const id = await this.deps.answers.save(
+      {
+        sessionId: row.id,
+        asker: asker.userId,
+        teamId: asker.teamId,
+        question,
+        answer: answer.kind === 'answered' ? answer.markdown : null,
+        sources: answer.kind === 'answered' ? answer.sources : [],
+        usage: answer.usage,
+        costUsd: answer.costUsd,
+      },
+      (stored) => {
+        asked =
+          answer.kind === 'answered'
+            ? { kind: 'answered', id: stored, answer }
+            : { kind: 'unanswered', id: stored };
+        return show(asked);
+      },
+    );
+    this.deps.log.info(
+      { sessionId: row.id, answer: id, answered: answer.kind === 'answered' },
+      'report asked',
+    );
+    return asked!;
+  }
+
+  /** The session and the earlier research in its thread (a [Research more] version reads its predecessors' sources). */
+  private async lineage(row: SessionRow): Promise<string[]> {
+    if (!row.teamId || !row.channelId || !row.threadTs) return [row.id];
+    const thread = await this.deps.sessions.threadSessions(row.teamId, row.channelId, row.threadTs);
+    return [row.id, ...thread.map((s) => s.id).filter((id) => id !== row.id)];
+  }
+}
