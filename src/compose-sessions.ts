@@ -2,6 +2,7 @@ import { engineDeps, engineSettings, withKnowledgeBase } from './compose.js';
 import type { Config } from './config.js';
 import { requireHostedAccess } from './config-requirements.js';
 import { agentsBackend } from './engine/agents-backend.js';
+import { reportQuestions } from './engine/ask/answer-report-question.js';
 import { deepResearchBackend } from './engine/deep-research/deep-research-backend.js';
 import { taskGraphCost } from './engine/deep-research/estimate-tasks.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
@@ -11,6 +12,7 @@ import type { Metrics } from './metrics/metrics.js';
 import type { DeepResearchApi } from './ports/deep-research-api.js';
 import type { Logger } from './ports/logger.js';
 import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
+import { ReportAsking } from './sessions/report-asking.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
 import { SessionMoments } from './sessions/session-moments.js';
@@ -22,6 +24,8 @@ import type { Store } from './store/store.js';
 export interface SessionsRoom {
   research: ResearchBackends;
   service: SessionService;
+  /** Questions asked of finished reports. */
+  asking: ReportAsking;
   moments: SessionMoments;
   /** What running a stored session needs (the worker's path). */
   run: SessionRunDeps;
@@ -91,9 +95,17 @@ export function composeSessions(
     newSessionId: options.newSessionId,
     maxQuestionChars: config.slack.maxQuestionChars,
   });
+  const asking = new ReportAsking({
+    sessions: store.sessions,
+    answers: store.answers,
+    questions: reportQuestions(engine, settings),
+    spend: { store: store.spend, caps: config.jobs.spendCaps },
+    log: logger,
+  });
   return {
     research,
     service,
+    asking,
     moments,
     run: {
       sessions: store.sessions,

@@ -18,6 +18,7 @@ import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
 import { SlackCallError } from './slack/slack-errors.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
+import { SlackReportQuestions } from './slack/slack-report-questions.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
 import { sessionsByStatus } from './store/session-counts.js';
@@ -194,6 +195,18 @@ async function startApp(
     estimatePlan: room.estimatePlan,
     seconds: slack.planReviewSeconds,
   });
+  const questions = new SlackReportQuestions({
+    sessions: store.sessions,
+    service: room.service,
+    outbox: store.outbox,
+    deliver,
+    api,
+    log: logger,
+    newSessionId: randomUUID,
+    planReviewSeconds: slack.planReviewSeconds,
+    asking: room.asking,
+    answers: store.answers,
+  });
   const service = new SlackSessions({
     sessions: store.sessions,
     service: room.service,
@@ -205,6 +218,7 @@ async function startApp(
     suggestedPrompts: slack.suggestedPrompts,
     planReviewSeconds: slack.planReviewSeconds,
     review,
+    questions,
     spend: { store: store.spend, caps: config.jobs.spendCaps },
   });
   const app = createSlackApp(
@@ -220,7 +234,7 @@ async function startApp(
       health: () => health(store, delivery, running),
       metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }),
     },
-    { service, review, store: store.sessions, api },
+    { service, review, questions, store: store.sessions, api },
   );
   return app;
 }

@@ -31,6 +31,18 @@ export interface ReportAskingDeps {
 export class ReportAsking {
   constructor(private readonly deps: ReportAskingDeps) {}
 
+  /**
+   * A question that is clearly a new research rather than one about the
+   * report: it asks for research ("research …", "look into …"), or it is long
+   * or has several parts (over 300 characters, or three questions or more).
+   */
+  static isNewResearch(question: string): boolean {
+    const text = question.replace(/<@[A-Z0-9]+>/g, '').trim();
+    if (/^(please\s+)?(research|investigate|look into|dig into|find out about|deep[- ]?dive)\b/i.test(text))
+      return true;
+    return text.length > 300 || (text.match(/\?/g) ?? []).length >= 3;
+  }
+
   /** Whether a session has a report to ask. */
   static canAsk(row: SessionRow): boolean {
     return row.report !== null && ['done', 'delivering', 'cancelled'].includes(row.status);

@@ -10,6 +10,7 @@ import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
 import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
+import type { SlackReportQuestions } from './slack-report-questions.js';
 import type { SlackSessions } from './slack-sessions.js';
 import { foreignWorkspace } from './workspace-check.js';
 
@@ -30,6 +31,7 @@ export interface SlackAppOptions extends OpsSources {
 export interface SlackAppParts {
   service: SlackSessions;
   review: PlanReview;
+  questions: SlackReportQuestions;
   store: SessionStore;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
@@ -51,7 +53,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage']);
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, store, api }: SlackAppParts,
+  { service, review, questions, store, api }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -225,6 +227,10 @@ export function createSlackApp(
   app.action<BlockAction>(
     ACTION.researchMore,
     button((id, user) => service.researchMore(id, user)),
+  );
+  app.action<BlockAction>(
+    ACTION.researchThis,
+    button((value, user) => questions.researchThis(value, user)),
   );
   app.action<BlockAction>(
     ACTION.editPlan,

@@ -17,6 +17,11 @@ export interface SlackSessionsDeps extends SessionStarterDeps {
   /** Example questions offered in a new assistant-view thread. */
   suggestedPrompts: string[];
   review: PlanReview;
+  /** Questions about a thread's finished report (see SlackReportQuestions). */
+  questions?: {
+    isFor(latest: SessionRow, question: string): boolean;
+    ask(report: SessionRow, message: PostedMessage): Promise<void>;
+  };
 }
 
 export interface Place {
@@ -91,6 +96,12 @@ export class SlackSessions {
     }
     const reply = (text: string) =>
       this.deps.api.ephemeral(message.channelId, message.userId, noticeMessage(text), message.threadTs);
+    // A question about the thread's finished report is answered from it; a new research starts as before.
+    const questions = this.deps.questions;
+    if (latest && questions?.isFor(latest, question)) {
+      await questions.ask(latest, message);
+      return;
+    }
     if (!question) {
       await reply(
         `Ask me a question after the mention, e.g. _@Deep Research what changed in EU AI rules in 2025?_\n\n${USAGE}`,

@@ -91,6 +91,8 @@ export class RuleLlm implements Llm {
         return {
           text: JSON.stringify({ verdicts: judged(request, this.options.judge ?? (() => 'supported')) }),
         };
+      case 'report_question':
+        return { text: JSON.stringify(answerFromPassages(request)) };
       case 'coverage_check':
         return { text: JSON.stringify({ steps: this.options.thinSteps ?? [] }) };
       case 'agent_report': {
@@ -137,6 +139,34 @@ export function judged(
     const quote = sentences.reduce((best, s) => (shared(s) > shared(best) ? s : best), sentences[0]!);
     return { pair: Number(m[1]), verdict: said, quote: said === 'unsupported' ? '' : quote.trim() };
   });
+}
+
+/**
+ * A reader's question answered from the numbered passages it was given: the
+ * passage sentence sharing most words (three or more) with the question,
+ * cited; none such: not answerable.
+ */
+export function answerFromPassages(request: LlmRequest): { answerable: boolean; answer: string } {
+  const text = (role: string) => request.messages.filter((m) => m.role === role).map((m) => m.content);
+  const question = text('user').at(-1)!.replace("The reader's question: ", '');
+  const passages = text('user').find((m) => m.startsWith('Source passages:')) ?? '';
+  const words = (s: string) => new Set(s.toLowerCase().match(/\w{4,}/g) ?? []);
+  const asked = words(question);
+  let best = { shared: 0, sentence: '', n: 0 };
+  for (const block of passages.split(/\n\n(?=\[\d+\] )/)) {
+    const n = Number(/^\[(\d+)\]/.exec(block)?.[1] ?? 0);
+    for (const sentence of block
+      .split('\n')
+      .slice(1)
+      .join(' ')
+      .split(/(?<=[.!?])\s+/)) {
+      const shared = [...words(sentence)].filter((w) => asked.has(w)).length;
+      if (n && shared > best.shared) best = { shared, sentence, n };
+    }
+  }
+  return best.shared >= 2
+    ? { answerable: true, answer: `${best.sentence.replace(/\.$/, '')} [${best.n}].` }
+    : { answerable: false, answer: '' };
 }
 
 /** One hit per query, at a URL derived from the query. */

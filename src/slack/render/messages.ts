@@ -16,6 +16,7 @@ export const ACTION = {
   startNow: 'research_start_now',
   editPlan: 'research_edit_plan',
   researchMore: 'research_more',
+  researchThis: 'research_this',
   feedback: 'research_feedback',
 } as const;
 
@@ -41,7 +42,7 @@ export const context = (text: string): KnownBlock => ({
   type: 'context',
   elements: [{ type: 'mrkdwn', text }],
 });
-const button = (text: string, actionId: string, value: string, style?: 'primary' | 'danger') => ({
+export const button = (text: string, actionId: string, value: string, style?: 'primary' | 'danger') => ({
   type: 'button' as const,
   text: { type: 'plain_text' as const, text, emoji: true },
   action_id: actionId,

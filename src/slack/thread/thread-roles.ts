@@ -18,7 +18,9 @@ export type ThreadRole =
   | { kind: 'canvas' }
   /** The report's summary with a link to the canvas, the usage line and the feedback buttons. */
   | { kind: 'summary' }
-  | { kind: 'notice'; name: NoticeName };
+  | { kind: 'notice'; name: NoticeName }
+  /** A reader's question about the finished report, answered (the answer's id in the store). */
+  | { kind: 'answer'; id: number };
 
 export type NoticeName = 'queued' | 'cancelled' | 'failed' | 'fallback';
 
@@ -30,6 +32,8 @@ export function roleKey(role: ThreadRole): string {
       return `${role.kind}:${role.part}`;
     case 'notice':
       return `notice:${role.name}`;
+    case 'answer':
+      return `answer:${role.id}`;
     default:
       return role.kind;
   }
@@ -45,6 +49,7 @@ export function parseRole(key: string): ThreadRole {
     return { kind, part: Number(arg) };
   }
   if (kind === 'notice' && NOTICES.has(arg ?? '')) return { kind, name: arg as NoticeName };
+  if (kind === 'answer' && /^\d+$/.test(arg ?? '')) return { kind, id: Number(arg) };
   throw new Error(`unknown thread role "${key}"`);
 }
 

@@ -1,0 +1,91 @@
+import { type Asked, ReportAsking } from '../sessions/report-asking.js';
+import type { AnswerStore } from '../store/answer-store.js';
+import type { SessionRow } from '../store/session-store.js';
+import { previousResearch } from './follow-up-context.js';
+import { answerMessage, unansweredMessage } from './render/answer-message.js';
+import { noticeMessage } from './render/messages.js';
+import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
+import type { SlackApi } from './slack-api.js';
+import type { PostedMessage } from './slack-sessions.js';
+import { threadOf } from './thread/closing-intents.js';
+
+export interface SlackReportQuestionsDeps extends SessionStarterDeps {
+  api: SlackApi;
+  asking: ReportAsking;
+  answers: AnswerStore;
+}
+
+/**
+ * Questions about a finished report in its thread: answered from the report
+ * and its kept sources as a thread reply (stored with its outbox write, so a
+ * crash neither loses nor repeats it); when they do not answer it, the reply
+ * says so and offers [Research this], a follow-up research.
+ */
+export class SlackReportQuestions {
+  private readonly starter: SessionStarter;
+
+  constructor(private readonly deps: SlackReportQuestionsDeps) {
+    this.starter = new SessionStarter(deps);
+  }
+
+  /** Whether a mention in a thread is a question for its latest research's report rather than a new research. */
+  isFor(latest: SessionRow, question: string): boolean {
+    return question !== '' && ReportAsking.canAsk(latest) && !ReportAsking.isNewResearch(question);
+  }
+
+  async ask(report: SessionRow, message: PostedMessage): Promise<void> {
+    const question = message.text.replace(/<@[A-Z0-9]+>/g, '').trim();
+    const { thread } = { thread: await threadOf(this.deps.sessions, report) };
+    const show = (asked: Exclude<Asked, { kind: 'refused' }>) => [
+      thread.post(
+        { kind: 'answer', id: asked.id },
+        asked.kind === 'answered' ? answerMessage(asked.answer) : unansweredMessage(report.id, asked.id),
+      ),
+    ];
+    const asked = await this.deps.asking.ask(
+      report,
+      question,
+      { userId: message.userId, teamId: message.teamId },
+      show,
+    );
+    if (asked.kind === 'refused') {
+      await this.deps.api.ephemeral(
+        message.channelId,
+        message.userId,
+        noticeMessage(asked.sentence),
+        message.threadTs,
+      );
+      return;
+    }
+    this.deps.deliver();
+  }
+
+  /** [Research this]: the unanswered question becomes a follow-up research in the thread, seeded with the report. */
+  async researchThis(value: string, userId: string): Promise<string | undefined> {
+    const [sessionId, answerId] = value.split(':');
+    const report = sessionId ? await this.deps.sessions.get(sessionId) : null;
+    const asked = report
+      ? (await this.deps.answers.list(report.id)).find((a) => String(a.id) === answerId)
+      : undefined;
+    if (!report?.teamId || !report.channelId || !report.threadTs || !asked)
+      return 'That question or its research no longer exists.';
+    const once = `research_this:${report.id}:${answerId}`;
+    if (!(await this.deps.sessions.claimEvent(once))) return undefined;
+    const latest = (
+      await this.deps.sessions.threadSessions(report.teamId, report.channelId, report.threadTs)
+    )[0];
+    const refused = await this.starter.create({
+      teamId: report.teamId,
+      channelId: report.channelId,
+      userId,
+      threadTs: report.threadTs,
+      question: asked.question,
+      turn: (latest?.turn ?? report.turn) + 1,
+      previousResearch: previousResearch(report),
+      role: 'root',
+      roleTs: report.threadTs,
+    });
+    if (refused) await this.deps.sessions.releaseEvent(once);
+    return refused;
+  }
+}

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { render } from '../fakes/fake-slack-server.js';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import { buttonClick, eventCallback, FORM, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const PAGES = {
+  'topic 1': ['Spring tides happen at new and full moon, when the sun and the moon pull together.'],
+  'topic 2': ['Neap tides come at the quarter moons, when the sun and the moon pull at right angles.'],
+};
+
+describe('asking a finished report in its thread', () => {
+  it('answers from the kept sources in seconds, with no search, page read or research; an unanswerable question offers [Research this]', async () => {
+    h = await slackHarness(
+      new RuleLlm({ rounds: 2, readPages: true }),
+      {},
+      { localPages: true, pageText: PAGES },
+    );
+    const app = await h.start();
+    const ts = '1800000900.000001';
+    const mention = (text: string, at: string, user = 'UBOB') =>
+      signedPost(
+        app.url,
+        eventCallback({
+          type: 'app_mention',
+          channel: 'C1',
+          user,
+          text: `<@UBOT> ${text}`,
+          ts: at,
+          thread_ts: ts,
+        }),
+        JSON_TYPE,
+      );
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'app_mention',
+        channel: 'C1',
+        user: 'UANN',
+        text: '<@UBOT> How do tides work?',
+        ts,
+      }),
+      JSON_TYPE,
+    );
+    await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 60_000, 'the report');
+    const webBefore = h.search.hits.length;
+    const modelBefore = h.model.requests.length;
+
+    // Another member asks about the report: answered from what the research read.
+    const asked = Date.now();
+    await mention('When do neap tides come?', '1800000900.000100');
+    const answer = await eventually(
+      () => h!.slack.thread('C1', ts).find((m) => render(m).includes('quarter moons')),
+      15_000,
+      'the answer within 15 s',
+    );
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    const text = render(answer);
+    expect(text).toMatch(/Neap tides come at the quarter moons.*<http:\/\/127\.0\.0\.1:\d+\/topic-2\|\[2\]>/);
+    expect(text).toContain('Answered from this report and the sources its research read');
+    expect(JSON.stringify(answer)).not.toMatch(/<@U|<!(channel|here)/);
+    expect(h.search.hits.length).toBe(webBefore);
+    const after = h.model.requests.slice(modelBefore);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.response_format?.json_schema?.name).toBe('report_question');
+
+    // Nothing in the sources answers it: said plainly, with [Research this].
+    await mention('What is the price of tea in China?', '1800000900.000200');
+    const unanswered = await eventually(
+      () => h!.slack.thread('C1', ts).find((m) => render(m).includes('do not answer that question')),
+      15_000,
+      'the plain sentence',
+    );
+    const button = unanswered.blocks.find((b) => b.type === 'actions')!.elements![0]!;
+    expect(button.action_id).toBe('research_this');
+    await signedPost(
+      app.url,
+      buttonClick(
+        'research_this',
+        String(button.value),
+        'UBOB',
+        { channel: 'C1', ts: unanswered.ts, threadTs: ts },
+        h.slack.responseUrl('this'),
+      ),
+      FORM,
+    );
+    await eventually(
+      async () => (await storedSessions(h!)).filter((s) => s.status === 'done').length === 2,
+      60_000,
+      'the follow-up research',
+    );
+    const sessions = await storedSessions(h);
+    expect(sessions.map((s) => s.question)).toContain('What is the price of tea in China?');
+  }, 120_000);
+});
