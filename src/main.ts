@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { askAboutCommand } from './cli/ask-about-command.js';
 import { askCommand } from './cli/ask-command.js';
 import { commandHelp, USAGE, VERSION } from './cli/help.js';
 import type { Io } from './cli/io.js';
@@ -74,6 +75,7 @@ export async function runCli(
           json: { type: 'boolean', default: false },
           yes: { type: 'boolean', short: 'y', default: false },
           backend: { type: 'string' },
+          about: { type: 'string' },
         },
       });
       if (values.backend !== undefined && !['agents', 'deep-research-api'].includes(values.backend)) {
@@ -90,6 +92,13 @@ export async function runCli(
           newSessionId: randomUUID,
         });
         const requester = userInfo().username;
+        if (values.about !== undefined)
+          return askAboutCommand(
+            { sessions: store.sessions, asking: room.asking, requester },
+            values.about,
+            question,
+            io,
+          );
         if (values.background)
           return submitCommand({ ...store, service: room.service, requester }, question, io);
         await room.engine();

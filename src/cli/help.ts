@@ -18,13 +18,18 @@ Commands:
       and prints what was found. --background queues the question for the workers
       instead (no clarification) and returns at once. --backend agents or
       deep-research-api researches this question that way (RESEARCH_BACKEND).
+  ask --about ID "question"
+      Ask a finished report a question: answered in seconds from the report and
+      the sources its research read, citing them in the report's numbering, with
+      no new research. When they do not answer it, says so (exit 1).
   usage
       Tokens and cost of your research (and of all research here), today and this
       month (UTC), with the daily caps when they are set.
   sessions list
       The latest sessions, newest first.
   sessions show ID
-      A past session with its plan and report (the first 8 characters of the id are enough).
+      A past session with its plan, report and the questions asked of it (the first
+      8 characters of the id are enough).
   serve
       Run the Slack app and a worker in one process: HTTP on PORT (/slack/events,
       /healthz), or Socket Mode when SLACK_APP_TOKEN is set. SIGTERM drains.

@@ -1,5 +1,6 @@
 import { citationFigures } from '../engine/report-markdown.js';
 import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
+import type { StoredAnswer } from '../store/answer-store.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
 import type { Store } from '../store/store.js';
@@ -22,7 +23,7 @@ export async function listSessions(store: SessionStore, io: Io, limit = 20): Pro
 
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
 export async function showSession(
-  store: Pick<Store, 'sessions' | 'outbox' | 'sources'>,
+  store: Pick<Store, 'sessions' | 'outbox' | 'sources' | 'answers'>,
   id: string,
   io: Io,
 ): Promise<number> {
@@ -36,13 +37,15 @@ export async function showSession(
     return 1;
   }
   const session = matches[0]!;
-  const [outbox, usage, feedback, kept] = await Promise.all([
+  const [outbox, usage, feedback, kept, answers] = await Promise.all([
     store.outbox.forSession(session.id),
     store.sessions.loadUsage(session.id),
     store.sessions.listFeedback(session.id),
     store.sources.sizeOf(session.id),
+    store.answers.list(session.id),
   ]);
   io.stdout.write(describe(session, outbox, usage, feedback, kept));
+  if (answers.length) io.stdout.write(`\n${answersText(answers)}`);
   return 0;
 }
 
@@ -86,6 +89,17 @@ function describe(
   if (s.plan) lines.push('', 'Research plan:', s.plan);
   if (s.report) lines.push('', terminalReport(s.report));
   return `${lines.join('\n')}\n`;
+}
+
+/** The questions readers asked of the report, who asked, and the answers (or that the sources did not answer). */
+function answersText(answers: StoredAnswer[]): string {
+  const blocks = answers.map((a) => {
+    const when = a.at.toISOString().slice(0, 16).replace('T', ' ');
+    const answer = a.answer ?? '(not answered by the report or its sources)';
+    const cited = a.sources.map((s) => `[${s.n}] ${s.title}${s.url ? ` ${s.url}` : ''}`).join('\n');
+    return `Q (${a.asker}, ${when}): ${a.question}\n${answer}${cited ? `\n${cited}` : ''}`;
+  });
+  return `Questions asked of this report:\n\n${blocks.join('\n\n')}\n`;
 }
 
 /** Tokens per phase and model, with the share of input the server answered from its prompt cache. */

@@ -1,0 +1,80 @@
+import { userInfo } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main.js';
+import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { io } from '../helpers/io.js';
+import { realPostgres } from '../helpers/postgres.js';
+
+describe('deep-research ask --about', () => {
+  let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
+  let search: Awaited<ReturnType<typeof fakeSearxngServer>>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const db = await realPostgres();
+    await db.close();
+    model = await fakeOpenAiServer(new RuleLlm({ rounds: 1, readPages: true }));
+    search = await fakeSearxngServer({
+      localPages: true,
+      pageText: {
+        'topic 1': ['Spring tides happen at new and full moon, when the sun and the moon pull together.'],
+      },
+    });
+    env = {
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.baseUrl,
+      RESEARCH_MODEL: 'gpt-4.1',
+      SEARXNG_URL: search.url,
+      ALLOW_PRIVATE_URLS: 'true',
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+    };
+  });
+  afterAll(async () => Promise.all([model.close(), search.close()]));
+
+  it('answers from the report’s kept sources without research, says when they do not, and sessions show lists both', async () => {
+    const first = io();
+    expect(await runCli(['ask', '--no-clarify', 'How do tides work?'], env, first)).toBe(0);
+    const id = first.out.text
+      .trim()
+      .split('\n')
+      .at(-1)!
+      .match(/session (\S+)$/)![1]!
+      .slice(0, 8);
+    const web = search.hits.length;
+    const calls = model.requests.length;
+
+    const asked = io();
+    expect(await runCli(['ask', '--about', id, 'When do spring tides happen?'], env, asked)).toBe(0);
+    expect(asked.out.text).toMatch(
+      /^Spring tides happen at new and full moon, when the sun and the moon pull together \[1\]\.\n\n\[1\] Topic 1 /,
+    );
+    expect(search.hits.length).toBe(web);
+    expect(model.requests.slice(calls).map((r) => r.response_format?.json_schema?.name)).toEqual([
+      'report_question',
+    ]);
+
+    const unanswerable = io();
+    expect(
+      await runCli(['ask', '--about', id, 'What is the price of tea in China?'], env, unanswerable),
+    ).toBe(1);
+    expect(unanswerable.out.text).toBe(
+      'The report and the sources its research read do not answer that. Research it with: deep-research ask "What is the price of tea in China?"\n',
+    );
+
+    const show = io();
+    expect(await runCli(['sessions', 'show', id], env, show)).toBe(0);
+    const me = userInfo().username;
+    expect(show.out.text).toContain(`Questions asked of this report:\n\nQ (${me}, `);
+    expect(show.out.text).toContain('When do spring tides happen?\nSpring tides happen at new and full moon');
+    expect(show.out.text).toContain(
+      'What is the price of tea in China?\n(not answered by the report or its sources)',
+    );
+
+    const missing = io();
+    expect(await runCli(['ask', '--about', 'ffffffff', 'Anything?'], env, missing)).toBe(2);
+    expect(missing.err.text).toBe('error: no session matches "ffffffff"; see deep-research sessions list.\n');
+  }, 120_000);
+});
