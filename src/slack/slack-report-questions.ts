@@ -1,3 +1,4 @@
+import { describeError } from '../engine/errors.js';
 import { type Asked, ReportAsking } from '../sessions/report-asking.js';
 import type { AnswerStore } from '../store/answer-store.js';
 import type { SessionRow } from '../store/session-store.js';
@@ -42,12 +43,29 @@ export class SlackReportQuestions {
         asked.kind === 'answered' ? answerMessage(asked.answer) : unansweredMessage(report.id, asked.id),
       ),
     ];
-    const asked = await this.deps.asking.ask(
-      report,
-      question,
-      { userId: message.userId, teamId: message.teamId },
-      show,
-    );
+    let asked: Asked;
+    try {
+      asked = await this.deps.asking.ask(
+        report,
+        question,
+        { userId: message.userId, teamId: message.teamId },
+        show,
+      );
+    } catch (error) {
+      // Nothing was stored or posted: the asker hears why, and may ask again.
+      this.deps.log.warn(
+        { err: error, sessionId: report.id },
+        'a question about a report could not be answered',
+      );
+      const sentence = `Could not answer that from the report: ${describeError(error)}`;
+      await this.deps.api.ephemeral(
+        message.channelId,
+        message.userId,
+        noticeMessage(sentence),
+        message.threadTs,
+      );
+      return;
+    }
     if (asked.kind === 'refused') {
       await this.deps.api.ephemeral(
         message.channelId,

@@ -98,4 +98,50 @@ describe('asking a finished report in its thread', () => {
     const sessions = await storedSessions(h);
     expect(sessions.map((s) => s.question)).toContain('What is the price of tea in China?');
   }, 120_000);
+
+  it('tells the asker in one sentence when the model fails, stores nothing, and answers once it is back', async () => {
+    let broken = false;
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1, readPages: true }),
+      { LLM_MAX_RETRIES: '1' },
+      { localPages: true, pageText: PAGES, garbage: (purpose) => broken && purpose === 'report_question' },
+    );
+    const app = await h.start();
+    const ts = '1800000901.000001';
+    const post = (text: string, at: string) =>
+      signedPost(
+        app.url,
+        eventCallback({
+          type: 'app_mention',
+          channel: 'C1',
+          user: 'UBOB',
+          text: `<@UBOT> ${text}`,
+          ts: at,
+          ...(at === ts ? {} : { thread_ts: ts }),
+        }),
+        JSON_TYPE,
+      );
+    await post('How do tides work?', ts);
+    await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 60_000, 'the report');
+    broken = true;
+    await post('When do spring tides happen?', '1800000901.000100');
+    const said = await eventually(
+      () =>
+        h!.slack.calls.find(
+          (c) => c.method === 'chat.postEphemeral' && String(c.args.text).startsWith('Could not answer'),
+        ),
+      30_000,
+      'the sentence',
+    );
+    expect(String(said.args.text)).toMatch(/^Could not answer that from the report: .+/);
+    expect(h.slack.thread('C1', ts).some((m) => render(m).includes('Spring tides happen'))).toBe(false);
+    broken = false;
+    await post('When do spring tides happen?', '1800000901.000200');
+    await eventually(
+      () =>
+        h!.slack.thread('C1', ts).find((m) => render(m).includes('Spring tides happen at new and full moon')),
+      15_000,
+      'the answer',
+    );
+  }, 120_000);
 });
