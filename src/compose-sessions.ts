@@ -13,6 +13,7 @@ import type { DeepResearchApi } from './ports/deep-research-api.js';
 import type { Logger } from './ports/logger.js';
 import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
 import { ReportAsking } from './sessions/report-asking.js';
+import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
 import { SessionMoments } from './sessions/session-moments.js';
@@ -26,6 +27,8 @@ export interface SessionsRoom {
   service: SessionService;
   /** Questions asked of finished reports. */
   asking: ReportAsking;
+  /** Finished reports found by words, as each person may see them. */
+  library: ReportLibrary;
   moments: SessionMoments;
   /** What running a stored session needs (the worker's path). */
   run: SessionRunDeps;
@@ -106,6 +109,7 @@ export function composeSessions(
     research,
     service,
     asking,
+    library: new ReportLibrary({ db: store.db.pool, log: logger }),
     moments,
     run: {
       sessions: store.sessions,

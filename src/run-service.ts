@@ -13,11 +13,13 @@ import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import type { SessionMoments } from './sessions/session-moments.js';
+import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
 import { SlackCallError } from './slack/slack-errors.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
+import { SlackReportFinder } from './slack/slack-report-finder.js';
 import { SlackReportQuestions } from './slack/slack-report-questions.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
@@ -234,7 +236,18 @@ async function startApp(
       health: () => health(store, delivery, running),
       metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }),
     },
-    { service, review, questions, store: store.sessions, api },
+    {
+      service,
+      review,
+      questions,
+      finder: new SlackReportFinder({
+        library: room.library,
+        members: new ChannelMembers(api),
+        api,
+      }),
+      store: store.sessions,
+      api,
+    },
   );
   return app;
 }

@@ -34,6 +34,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   'users.info': ['users:read'],
+  // Who may see a channel's reports (/research find).
+  'conversations.members': ['channels:read', 'groups:read', 'mpim:read'],
   // The plan editor (a modal needs no scope of its own).
   'views.open': [],
   // Opening the requester's DM when a thread cannot be used.

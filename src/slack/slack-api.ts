@@ -220,6 +220,20 @@ export class SlackApi {
     return found?.ts;
   }
 
+  /** Every member of a conversation (conversations.members, all pages); `not_in_channel` and the like are errors. */
+  async members(channel: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await this.call('conversations.members', () =>
+        this.client.conversations.members({ channel, limit: 1000, ...(cursor ? { cursor } : {}) }),
+      )) as { members?: string[]; response_metadata?: { next_cursor?: string } };
+      ids.push(...(page.members ?? []));
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return ids;
+  }
+
   /** A canvas's address: the workspace's URL + /docs/TEAM/CANVAS. */
   async canvasUrl(canvasId: string): Promise<string> {
     const { url, team_id } = await this.authTest();

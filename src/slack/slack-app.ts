@@ -10,6 +10,7 @@ import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
 import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
+import type { SlackReportFinder } from './slack-report-finder.js';
 import type { SlackReportQuestions } from './slack-report-questions.js';
 import type { SlackSessions } from './slack-sessions.js';
 import { foreignWorkspace } from './workspace-check.js';
@@ -32,6 +33,7 @@ export interface SlackAppParts {
   service: SlackSessions;
   review: PlanReview;
   questions: SlackReportQuestions;
+  finder: SlackReportFinder;
   store: SessionStore;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
@@ -43,7 +45,7 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage']);
+const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find']);
 
 /**
  * The Bolt app. Every listener acknowledges first and only records or posts
@@ -53,7 +55,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage']);
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, questions, store, api }: SlackAppParts,
+  { service, review, questions, finder, store, api }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -114,6 +116,14 @@ export function createSlackApp(
       if (word === 'status') await say(await service.status(command.user_id, command.team_domain));
       else if (word === 'cancel') await say(await service.cancelLatest(command.user_id));
       else if (word === 'usage') await say(await service.usage(command.user_id, command.team_id));
+      else if (word === 'find' || word.startsWith('find '))
+        await say(
+          await finder.find(text.slice(4), {
+            userId: command.user_id,
+            teamId: command.team_id,
+            teamDomain: command.team_domain,
+          }),
+        );
       else {
         const reply = await service.startFromCommand(
           { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id },

@@ -70,6 +70,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const notInChannel = new Set<string>();
   const archived = new Set<string>();
   const admins = new Set<string>();
+  /** Who is in each conversation (conversations.members); a conversation not listed is not found. */
+  const members = new Map<string, string[]>();
   const forced: { method: string; count: number; retryAfter: number }[] = [];
   const updates: number[] = [];
   const reactions = new Map<string, string[]>();
@@ -237,6 +239,15 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
           list.splice(list.indexOf(name), 1);
         }
         return ok({});
+      }
+      case 'conversations.members': {
+        const list = members.get(channel);
+        if (!list) return fail('channel_not_found');
+        // Two pages, as Slack pages long lists.
+        const from = args.cursor ? Number(args.cursor) : 0;
+        const size = Math.max(1, Math.ceil(list.length / 2));
+        const next = from + size < list.length ? String(from + size) : '';
+        return ok({ members: list.slice(from, from + size), response_metadata: { next_cursor: next } });
       }
       case 'users.info':
         return ok({ user: { id: args.user, is_admin: admins.has(String(args.user)), is_owner: false } });
@@ -438,6 +449,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     /** Reactions on a message (the bot's or a person's), by channel and ts. */
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
+    members,
     stats,
     /** For `forMs`, calls to `methods` fail as `error` says (see Fault). */
     fault(fault: Fault) {

@@ -1,0 +1,50 @@
+import type { Logger } from '../ports/logger.js';
+import type { Queryable } from '../store/database.js';
+import { type ReportMatch, searchReports } from '../store/report-search.js';
+
+/** Whether a person may read a conversation (Slack's membership). */
+export type CanRead = (channelId: string, userId: string) => Promise<boolean>;
+
+/** How many candidates are looked at for each match shown (the rest may be hidden from the viewer). */
+const CANDIDATES_PER_MATCH = 5;
+
+/**
+ * The team's finished reports, found by words, as one person may see them:
+ * a channel's reports only to its members, a direct-message report only to
+ * its requester, nothing from a conversation they cannot read. Shared by
+ * every surface that lists reports (`/research find`, App Home).
+ */
+export class ReportLibrary {
+  constructor(private readonly deps: { db: Queryable; log: Logger }) {}
+
+  async find(
+    words: string,
+    viewer: { userId: string; teamId: string },
+    canRead: CanRead,
+    limit = 5,
+  ): Promise<ReportMatch[]> {
+    const candidates = await searchReports(this.deps.db, words, {
+      teamId: viewer.teamId,
+      limit: limit * CANDIDATES_PER_MATCH,
+    });
+    const visible: ReportMatch[] = [];
+    for (const report of candidates) {
+      if (visible.length >= limit) break;
+      if (await this.mayRead(report, viewer.userId, canRead)) visible.push(report);
+    }
+    return visible;
+  }
+
+  private async mayRead(report: ReportMatch, userId: string, canRead: CanRead): Promise<boolean> {
+    if (report.origin !== 'slack' || !report.channelId) return false;
+    // A direct message (Slack's D… conversations) is the requester's alone.
+    if (report.channelId.startsWith('D')) return report.requester === userId;
+    try {
+      return await canRead(report.channelId, userId);
+    } catch (err) {
+      // Unknown is not allowed: the report stays hidden, the operator hears why.
+      this.deps.log.warn({ err, channel: report.channelId }, 'could not look up channel membership');
+      return false;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { Queryable } from './database.js';
+
+/** A finished report as a search lists it. */
+export interface ReportMatch {
+  id: string;
+  origin: 'slack' | 'cli';
+  teamId: string | null;
+  channelId: string | null;
+  threadTs: string | null;
+  requester: string;
+  question: string;
+  createdAt: Date;
+  sources: number;
+  /** The canvas holding the report, when it has one. */
+  canvasId: string | null;
+}
+
+/**
+ * Finished reports matching `words` (Postgres full-text search over question,
+ * plan and report), best first: text rank, favouring recent reports (half the
+ * weight at 30 days) and ones with many cited sources. `teamId` keeps to a
+ * workspace; the surface decides who may see which.
+ */
+export async function searchReports(
+  db: Queryable,
+  words: string,
+  options: { teamId?: string | null; limit: number; sinceDays?: number },
+): Promise<ReportMatch[]> {
+  const { rows } = await db.query(
+    `SELECT s.id, s.origin, s.team_id, s.channel_id, s.thread_ts, s.requester, s.question, s.created_at,
+       COALESCE(jsonb_array_length(s.report -> 'sources'), 0) AS sources,
+       (SELECT m.file_id FROM slack_messages m WHERE m.session_id = s.id AND m.role = 'canvas') AS canvas_id
+     FROM sessions s, websearch_to_tsquery('english', $1) q
+     WHERE s.search_tsv @@ q AND s.report IS NOT NULL AND s.status IN ('done', 'delivering')
+       AND ($2::text IS NULL OR s.team_id = $2)
+       AND ($4::float8 IS NULL OR s.created_at >= now() - make_interval(days => $4::int))
+     ORDER BY ts_rank_cd(s.search_tsv, q)
+       * (1 + ln(1 + COALESCE(jsonb_array_length(s.report -> 'sources'), 0)) / 4)
+       / (1 + extract(epoch FROM now() - s.created_at) / (30 * 86400)) DESC, s.created_at DESC
+     LIMIT $3`,
+    [words, options.teamId ?? null, options.limit, options.sinceDays ?? null],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    origin: r.origin,
+    teamId: r.team_id,
+    channelId: r.channel_id,
+    threadTs: r.thread_ts,
+    requester: r.requester,
+    question: r.question,
+    createdAt: new Date(r.created_at),
+    sources: Number(r.sources),
+    canvasId: r.canvas_id,
+  }));
+}
