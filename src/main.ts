@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { askAboutCommand } from './cli/ask-about-command.js';
 import { askCommand } from './cli/ask-command.js';
+import { findCommand } from './cli/find-command.js';
 import { commandHelp, USAGE, VERSION } from './cli/help.js';
 import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
@@ -21,6 +22,7 @@ import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
 import type { Store } from './store/store.js';
 
@@ -121,6 +123,13 @@ export async function runCli(
         };
         return askCommand(deps, options, io);
       });
+    }
+    if (command === 'find') {
+      const config = loadConfig(env);
+      const logger = cliLogger(config);
+      return await withStore(config, logger, (store) =>
+        findCommand(new ReportLibrary({ db: store.db.pool, log: logger }), rest.join(' '), io),
+      );
     }
     if (command === 'usage') {
       const config = loadConfig(env);

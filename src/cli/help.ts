@@ -22,6 +22,9 @@ Commands:
       Ask a finished report a question: answered in seconds from the report and
       the sources its research read, citing them in the report's numbering, with
       no new research. When they do not answer it, says so (exit 1).
+  find WORDS
+      Finished reports matching the words (question, plan and report), best and
+      newest first, with their ids for sessions show and ask --about.
   usage
       Tokens and cost of your research (and of all research here), today and this
       month (UTC), with the daily caps when they are set.

@@ -35,6 +35,11 @@ export class ReportLibrary {
     return visible;
   }
 
+  /** Every matching report, Slack's and the terminal's: for the terminal, whose user can read the database anyway. */
+  all(words: string, limit = 10): Promise<ReportMatch[]> {
+    return searchReports(this.deps.db, words, { limit });
+  }
+
   private async mayRead(report: ReportMatch, userId: string, canRead: CanRead): Promise<boolean> {
     if (report.origin !== 'slack' || !report.channelId) return false;
     // A direct message (Slack's D… conversations) is the requester's alone.

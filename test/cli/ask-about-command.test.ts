@@ -73,6 +73,21 @@ describe('deep-research ask --about', () => {
       'What is the price of tea in China?\n(not answered by the report or its sources)',
     );
 
+    // The report is found by its words, with the id to show or ask it.
+    const found = io();
+    expect(await runCli(['find', 'tides', 'work'], env, found)).toBe(0);
+    expect(found.out.text).toMatch(
+      new RegExp(
+        `^${id}  \\d{4}-\\d\\d-\\d\\d  1 source  ${me} \\(terminal\\)\\n  How do tides work\\?\\n`,
+        'm',
+      ),
+    );
+    const none = io();
+    expect(await runCli(['find', 'volcanoes'], env, none)).toBe(0);
+    expect(none.out.text).toBe(
+      'No report matches "volcanoes". Research it with: deep-research ask "volcanoes"\n',
+    );
+
     const missing = io();
     expect(await runCli(['ask', '--about', 'ffffffff', 'Anything?'], env, missing)).toBe(2);
     expect(missing.err.text).toBe('error: no session matches "ffffffff"; see deep-research sessions list.\n');
