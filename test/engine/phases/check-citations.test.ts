@@ -65,7 +65,7 @@ async function setup(check: Partial<CitationCheckSettings>, steps: ScriptStep[] 
       title: page.title,
       snippet: '',
     });
-    await texts.keep('s-1', {
+    await texts.keep(keptBy, {
       key: page.url,
       n: source.n,
       url: page.url,
