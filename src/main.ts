@@ -143,7 +143,8 @@ export async function runCli(
       const [sub, id] = rest;
       const config = loadConfig(env);
       if (sub === 'list') return await withCliStore(config, ({ sessions }) => listSessions(sessions, io));
-      if (sub === 'show' && id) return await withCliStore(config, (store) => showSession(store, id, io));
+      if (sub === 'show' && id)
+        return await withCliStore(config, (store) => showSession(store, id, io, config.pager));
       io.stderr.write('error: use "deep-research sessions list" or "deep-research sessions show ID".\n');
       return 2;
     }

@@ -170,14 +170,24 @@ async function finish(
   } else {
     if (outcome.kind === 'cancelled') io.stderr.write('\nCancelled. What was found so far:\n');
     // A person at a terminal reads the report rendered (and paged when long); a pipe or file gets Markdown.
-    if (io.stdout.isTTY) {
-      const width = (io.stdout.columns ?? 100) - 1;
-      const shown = `\n${renderForTerminal(report.markdown, width)}\n${sourceList(report, width)}${renderForTerminal(footer, width)}\n`;
-      await showPaged(shown, io.stdout, pager);
-    } else io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
+    await printReport(report, footer, io, pager);
     if (options.out) io.stderr.write(`Report written to ${options.out}\n`);
   }
   return outcome.kind === 'done' ? 0 : 130;
+}
+
+/** The report with its sources and footer: rendered and paged in a terminal, Markdown on a pipe or in a file. */
+export async function printReport(
+  report: FinalReport,
+  footer: string,
+  io: Io,
+  pager = 'less -FRX',
+): Promise<void> {
+  if (io.stdout.isTTY) {
+    const width = (io.stdout.columns ?? 100) - 1;
+    const shown = `\n${renderForTerminal(report.markdown, width)}\n${sourceList(report, width)}${renderForTerminal(footer, width)}\n`;
+    await showPaged(shown, io.stdout, pager);
+  } else io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
 }
 
 /** The report as plain Markdown followed by its numbered sources. */

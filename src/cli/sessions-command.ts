@@ -1,10 +1,10 @@
-import { citationFigures } from '../engine/report-markdown.js';
+import { citationFigures, usageFooter } from '../engine/report-markdown.js';
 import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
 import type { StoredAnswer } from '../store/answer-store.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
 import type { Store } from '../store/store.js';
-import { terminalReport } from './ask-command.js';
+import { printReport } from './ask-command.js';
 import type { Io } from './io.js';
 
 /** `deep-research sessions list`: the latest sessions, newest first. */
@@ -26,6 +26,7 @@ export async function showSession(
   store: Pick<Store, 'sessions' | 'outbox' | 'sources' | 'answers'>,
   id: string,
   io: Io,
+  pager?: string,
 ): Promise<number> {
   const matches = await store.sessions.findByIdPrefix(id);
   if (matches.length !== 1) {
@@ -45,6 +46,9 @@ export async function showSession(
     store.answers.list(session.id),
   ]);
   io.stdout.write(describe(session, outbox, usage, feedback, kept));
+  // The report as ask prints it: rendered (and paged) in a terminal, Markdown on a pipe.
+  if (session.report)
+    await printReport(session.report, usageFooter(session.report, usage, session.id), io, pager);
   if (answers.length) io.stdout.write(`\n${answersText(answers)}`);
   return 0;
 }
@@ -87,7 +91,6 @@ function describe(
   const citations = citationFigures(s.report?.citationCheck);
   if (citations.length) lines.push(`Citations: ${citations.join(' · ')}`);
   if (s.plan) lines.push('', 'Research plan:', s.plan);
-  if (s.report) lines.push('', terminalReport(s.report));
   return `${lines.join('\n')}\n`;
 }
 

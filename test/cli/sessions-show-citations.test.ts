@@ -56,5 +56,13 @@ describe('the claim check from the terminal', () => {
     expect(show.out.text).toMatch(/^Citations: 3 of 3 citations checked · 1 removed$/m);
     expect(show.out.text).toContain('    “Spring tides happen at new and full moon');
     expect(show.out.text).toContain('⚠ _unverified_');
+    // The report as ask prints it, with its footer: Markdown on a pipe, rendered in a terminal.
+    expect(show.out.text).toContain('\n## Report\n');
+    expect(show.out.text).toContain(' · 3 of 3 citations checked · 1 removed · ');
+    const tty = io();
+    Object.assign(tty.out, { isTTY: true, columns: 80, rows: 10_000 });
+    expect(await runCli(['sessions', 'show', footer.match(/session (\S+)$/)![1]!], env, tty)).toBe(0);
+    expect(tty.out.text).toContain('\x1b[1mReport\x1b[22m');
+    expect(tty.out.text).not.toContain('## Report');
   }, 120_000);
 });
