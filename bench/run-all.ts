@@ -17,6 +17,7 @@ const BENCHES = [
   'admission',
   'deep-research',
   'citations',
+  'reuse',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 

@@ -1,6 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import type { Queryable } from '../store/database.js';
 import { type ReportMatch, searchReports } from '../store/report-search.js';
+import { questionSimilarity, SAME_QUESTION } from './question-match.js';
 
 /** Whether a person may read a conversation (Slack's membership). */
 export type CanRead = (channelId: string, userId: string) => Promise<boolean>;
@@ -33,6 +34,30 @@ export class ReportLibrary {
       if (await this.mayRead(report, viewer.userId, canRead)) visible.push(report);
     }
     return visible;
+  }
+
+  /**
+   * An earlier report that asked what `question` asks (see questionSimilarity),
+   * from the last `sinceDays`, that the person may see; the closest, or null.
+   */
+  async closest(
+    question: string,
+    viewer: { userId: string; teamId: string },
+    canRead: CanRead,
+    sinceDays: number,
+  ): Promise<(ReportMatch & { similarity: number }) | null> {
+    const candidates = await searchReports(this.deps.db, question, {
+      teamId: viewer.teamId,
+      limit: 20,
+      sinceDays,
+      anyWord: true,
+    });
+    const ranked = candidates
+      .map((report) => ({ ...report, similarity: questionSimilarity(question, report.question) }))
+      .filter((r) => r.similarity >= SAME_QUESTION)
+      .sort((a, b) => b.similarity - a.similarity || b.createdAt.getTime() - a.createdAt.getTime());
+    for (const report of ranked) if (await this.mayRead(report, viewer.userId, canRead)) return report;
+    return null;
   }
 
   /** Every matching report, Slack's and the terminal's: for the terminal, whose user can read the database anyway. */

@@ -24,21 +24,27 @@ export interface ReportMatch {
 export async function searchReports(
   db: Queryable,
   words: string,
-  options: { teamId?: string | null; limit: number; sinceDays?: number },
+  options: { teamId?: string | null; limit: number; sinceDays?: number; anyWord?: boolean },
 ): Promise<ReportMatch[]> {
+  // Any of the words (a question asked again in other words), or as a search box reads them.
+  const query = options.anyWord
+    ? `to_tsquery('english', array_to_string(ARRAY(SELECT quote_literal(w) FROM unnest($5::text[]) AS w), ' | '))`
+    : `websearch_to_tsquery('english', $1)`;
+  const anyWords = [...new Set(words.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 40);
   const { rows } = await db.query(
     `SELECT s.id, s.origin, s.team_id, s.channel_id, s.thread_ts, s.requester, s.question, s.created_at,
        COALESCE(jsonb_array_length(s.report -> 'sources'), 0) AS sources,
        (SELECT m.file_id FROM slack_messages m WHERE m.session_id = s.id AND m.role = 'canvas') AS canvas_id
-     FROM sessions s, websearch_to_tsquery('english', $1) q
+     FROM sessions s, ${query} q
      WHERE s.search_tsv @@ q AND s.report IS NOT NULL AND s.status IN ('done', 'delivering')
        AND ($2::text IS NULL OR s.team_id = $2)
        AND ($4::float8 IS NULL OR s.created_at >= now() - make_interval(days => $4::int))
+       AND $1::text IS NOT NULL AND $5::text[] IS NOT NULL
      ORDER BY ts_rank_cd(s.search_tsv, q)
        * (1 + ln(1 + COALESCE(jsonb_array_length(s.report -> 'sources'), 0)) / 4)
        / (1 + extract(epoch FROM now() - s.created_at) / (30 * 86400)) DESC, s.created_at DESC
      LIMIT $3`,
-    [words, options.teamId ?? null, options.limit, options.sinceDays ?? null],
+    [words, options.teamId ?? null, options.limit, options.sinceDays ?? null, anyWords],
   );
   return rows.map((r) => ({
     id: r.id,
