@@ -61,6 +61,8 @@ export interface Config {
   database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
   jobs: {
     clarifyTimeoutHours: number;
+    /** A repeated question is offered the earlier report from this many days back (0: never). */
+    reuseDays: number;
     concurrentSessions: number;
     sessionsPerUser: number;
     leaseMs: number;

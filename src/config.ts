@@ -87,6 +87,8 @@ const schema = z.object({
   DATA_DIR: optionalText,
   RETENTION_DAYS: positiveInt.default(90),
   CLARIFY_TIMEOUT_HOURS: positiveNumber.default(24),
+  // A new question that repeats a report from the last REUSE_DAYS is offered that report first; 0: never.
+  REUSE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   MAX_CONCURRENT_SESSIONS: positiveInt.default(4),
   MAX_SESSIONS_PER_USER: positiveInt.default(2),
   // Daily spending caps in USD (UTC days); unset: no cap.
@@ -248,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     },
     jobs: {
       clarifyTimeoutHours: e.CLARIFY_TIMEOUT_HOURS,
+      reuseDays: e.REUSE_DAYS,
       concurrentSessions: e.MAX_CONCURRENT_SESSIONS,
       sessionsPerUser: e.MAX_SESSIONS_PER_USER,
       leaseMs: e.LEASE_SECONDS * 1000,

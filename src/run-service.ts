@@ -21,8 +21,10 @@ import { SlackCallError } from './slack/slack-errors.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackReportFinder } from './slack/slack-report-finder.js';
 import { SlackReportQuestions } from './slack/slack-report-questions.js';
+import { SlackReuse } from './slack/slack-reuse.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
+import { ReuseOfferStore } from './store/reuse-offer-store.js';
 import { sessionsByStatus } from './store/session-counts.js';
 import type { Store } from './store/store.js';
 
@@ -197,7 +199,8 @@ async function startApp(
     estimatePlan: room.estimatePlan,
     seconds: slack.planReviewSeconds,
   });
-  const questions = new SlackReportQuestions({
+  // What every Slack entry point that starts research shares.
+  const starting = {
     sessions: store.sessions,
     service: room.service,
     outbox: store.outbox,
@@ -206,21 +209,23 @@ async function startApp(
     log: logger,
     newSessionId: randomUUID,
     planReviewSeconds: slack.planReviewSeconds,
+  };
+  const members = new ChannelMembers(api);
+  const questions = new SlackReportQuestions({ ...starting, asking: room.asking, answers: store.answers });
+  const reuse = new SlackReuse({
+    ...starting,
+    library: room.library,
+    members,
+    offers: new ReuseOfferStore(store.db.pool),
     asking: room.asking,
-    answers: store.answers,
+    reuseDays: config.jobs.reuseDays,
   });
   const service = new SlackSessions({
-    sessions: store.sessions,
-    service: room.service,
-    outbox: store.outbox,
-    deliver,
-    api,
-    log: logger,
-    newSessionId: randomUUID,
+    ...starting,
     suggestedPrompts: slack.suggestedPrompts,
-    planReviewSeconds: slack.planReviewSeconds,
     review,
     questions,
+    reuse,
     spend: { store: store.spend, caps: config.jobs.spendCaps },
   });
   const app = createSlackApp(
@@ -240,11 +245,8 @@ async function startApp(
       service,
       review,
       questions,
-      finder: new SlackReportFinder({
-        library: room.library,
-        members: new ChannelMembers(api),
-        api,
-      }),
+      finder: new SlackReportFinder({ library: room.library, members, api }),
+      reuse,
       store: store.sessions,
       api,
     },

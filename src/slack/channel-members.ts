@@ -24,10 +24,24 @@ export class ChannelMembers {
     const cached = this.cache.get(channelId);
     if (cached && this.now() - cached.at < FRESH_MS) return cached.members;
     if (this.cache.size >= MAX_CHANNELS) this.cache.delete(this.cache.keys().next().value!);
-    const members = this.api.members(channelId).then((ids) => new Set(ids));
+    const members = this.all(channelId).then((ids) => new Set(ids));
     // A failed lookup is not kept: the next search asks again.
     members.catch(() => this.cache.delete(channelId));
     this.cache.set(channelId, { members, at: this.now() });
     return members;
+  }
+
+  /** Every member of a conversation, all pages; `not_in_channel` and the like are errors. */
+  private async all(channel: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await this.api.call('conversations.members', () =>
+        this.api.client.conversations.members({ channel, limit: 1000, ...(cursor ? { cursor } : {}) }),
+      )) as { members?: string[]; response_metadata?: { next_cursor?: string } };
+      ids.push(...(page.members ?? []));
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return ids;
   }
 }

@@ -25,6 +25,8 @@ export interface SessionStarterDeps {
   spend?: { store: SpendStore; caps: SpendCaps };
   /** How long a new session may wait for a worker before the thread is told it is queued. */
   queueNoticeMs?: number;
+  /** Offers an earlier report a new question repeats (true: offered, nothing is started yet). */
+  reuse?: { offer(s: NewThreadSession): Promise<boolean> };
 }
 
 /** A research about to be queued in a thread: where, by whom, and how it opens. */
@@ -40,6 +42,8 @@ export interface NewThreadSession {
   roleTs: string;
   /** A continued research's first checkpoint (see SessionService.continueFrom), under its own id. */
   continued?: Checkpoint;
+  /** A new question in a new thread: an earlier report it repeats is offered first. */
+  offerReuse?: boolean;
 }
 
 /** Starts Slack sessions: decides whether one may start, and queues it in its thread. */
@@ -52,6 +56,7 @@ export class SessionStarter {
    * limits are decided there, atomically), the sentence that says why.
    */
   async create(s: NewThreadSession): Promise<string | undefined> {
+    if (s.offerReuse && (await this.deps.reuse?.offer(s))) return undefined;
     const id = s.continued?.sessionId ?? this.deps.newSessionId();
     const thread = new SessionThread({
       sessionId: id,

@@ -29,6 +29,10 @@ interface HistoryMessage {
  * for its method (SlackRateLimits); a 429 pauses that budget for Retry-After
  * and is then waited out here (listeners) or handed back (the dispatcher).
  */
+type UserInfo = { is_admin?: boolean; is_owner?: boolean; name?: string; real_name?: string } & {
+  profile?: { display_name?: string };
+};
+
 export class SlackApi {
   private auth?: Promise<AuthTestResponse>;
 
@@ -220,20 +224,6 @@ export class SlackApi {
     return found?.ts;
   }
 
-  /** Every member of a conversation (conversations.members, all pages); `not_in_channel` and the like are errors. */
-  async members(channel: string): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = (await this.call('conversations.members', () =>
-        this.client.conversations.members({ channel, limit: 1000, ...(cursor ? { cursor } : {}) }),
-      )) as { members?: string[]; response_metadata?: { next_cursor?: string } };
-      ids.push(...(page.members ?? []));
-      cursor = page.response_metadata?.next_cursor || undefined;
-    } while (cursor);
-    return ids;
-  }
-
   /** A canvas's address: the workspace's URL + /docs/TEAM/CANVAS. */
   async canvasUrl(canvasId: string): Promise<string> {
     const { url, team_id } = await this.authTest();
@@ -266,9 +256,19 @@ export class SlackApi {
 
   /** Workspace admins and owners may cancel anyone's research. */
   async isAdmin(user: string): Promise<boolean> {
-    const result = await this.call('users.info', () => this.client.users.info({ user }));
-    const info = (result as { user?: { is_admin?: boolean; is_owner?: boolean } }).user;
+    const info = await this.userInfo(user);
     return Boolean(info?.is_admin || info?.is_owner);
+  }
+
+  /** How Slack shows a person (display name, else real name), to name them without a mention that pings. */
+  async userName(user: string): Promise<string> {
+    const info = await this.userInfo(user);
+    return info?.profile?.display_name || info?.real_name || info?.name || user;
+  }
+
+  private async userInfo(user: string) {
+    const result = await this.call('users.info', () => this.client.users.info({ user }));
+    return (result as { user?: UserInfo }).user;
   }
 
   private async harmless(codes: string[], run: () => Promise<unknown>): Promise<void> {

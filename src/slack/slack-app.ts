@@ -12,6 +12,7 @@ import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
 import type { SlackReportFinder } from './slack-report-finder.js';
 import type { SlackReportQuestions } from './slack-report-questions.js';
+import { reuseActions, type SlackReuse } from './slack-reuse.js';
 import type { SlackSessions } from './slack-sessions.js';
 import { foreignWorkspace } from './workspace-check.js';
 
@@ -34,6 +35,7 @@ export interface SlackAppParts {
   review: PlanReview;
   questions: SlackReportQuestions;
   finder: SlackReportFinder;
+  reuse: SlackReuse;
   store: SessionStore;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
@@ -55,7 +57,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find']);
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, questions, finder, store, api }: SlackAppParts,
+  { service, review, questions, finder, reuse, store, api }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -226,26 +228,15 @@ export function createSlackApp(
         await respond({ response_type: 'ephemeral', replace_original: false, text: SORRY }).catch(() => {});
       }
     }) satisfies Parameters<typeof app.action<BlockAction>>[1];
-  app.action<BlockAction>(
-    ACTION.cancel,
-    button((id, user) => service.cancel(id, user)),
-  );
-  app.action<BlockAction>(
-    ACTION.startNow,
-    button((id, user) => service.startNow(id, user)),
-  );
-  app.action<BlockAction>(
-    ACTION.researchMore,
-    button((id, user) => service.researchMore(id, user)),
-  );
-  app.action<BlockAction>(
-    ACTION.researchThis,
-    button((value, user) => questions.researchThis(value, user)),
-  );
-  app.action<BlockAction>(
-    ACTION.editPlan,
-    button((id, user, trigger) => review.openEditor(id, user, trigger)),
-  );
+  const clicks: [string, Parameters<typeof button>[0]][] = [
+    [ACTION.cancel, (id, user) => service.cancel(id, user)],
+    [ACTION.startNow, (id, user) => service.startNow(id, user)],
+    [ACTION.researchMore, (id, user) => service.researchMore(id, user)],
+    [ACTION.researchThis, (value, user) => questions.researchThis(value, user)],
+    [ACTION.editPlan, (id, user, trigger) => review.openEditor(id, user, trigger)],
+  ];
+  for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));
+  reuseActions(app, reuse, log, SORRY);
   app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
     const sessionId = view.private_metadata;
     try {

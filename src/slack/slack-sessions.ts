@@ -71,7 +71,7 @@ export class SlackSessions {
       throw error;
     }
     const root = { threadTs: rootTs, role: 'root', roleTs: rootTs } as const;
-    const refused = await this.starter.create({ ...place, ...root, question, turn: 1 });
+    const refused = await this.starter.create({ ...place, ...root, question, turn: 1, offerReuse: true });
     // Refused between the early check and the decision (requests at once): the root announces nothing.
     if (refused)
       await this.deps.api
@@ -118,6 +118,7 @@ export class SlackSessions {
         previousResearch: latest ? previousResearch(latest) : undefined,
         role: 'mention',
         roleTs: message.ts,
+        offerReuse: !latest,
       }));
     if (refusal) {
       await reply(refusal);

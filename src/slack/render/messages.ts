@@ -17,6 +17,9 @@ export const ACTION = {
   editPlan: 'research_edit_plan',
   researchMore: 'research_more',
   researchThis: 'research_this',
+  reuseRead: 'reuse_read',
+  reuseAsk: 'reuse_ask',
+  reuseResearch: 'reuse_research',
   feedback: 'research_feedback',
 } as const;
 

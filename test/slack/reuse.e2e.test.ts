@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { render } from '../fakes/fake-slack-server.js';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import { buttonClick, eventCallback, FORM, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const PAGES = { 'topic 1': ['Tides work because the moon pulls on the oceans, so they rise twice a day.'] };
+
+describe('reuse before paying again', () => {
+  it('offers the earlier report to a repeated question: [Read it] costs nothing, [Ask it] answers from it, [Research anyway] researches', async () => {
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1, readPages: true }),
+      {},
+      { localPages: true, pageText: PAGES },
+    );
+    h.slack.members.set('C1', ['UANN', 'UBOB']);
+    const app = await h.start();
+    const mention = (user: string, text: string, ts: string) =>
+      signedPost(
+        app.url,
+        eventCallback({ type: 'app_mention', channel: 'C1', user, text: `<@UBOT> ${text}`, ts }),
+        JSON_TYPE,
+      );
+    const offerIn = (ts: string) =>
+      eventually(
+        () => h!.slack.thread('C1', ts).find((m) => render(m).includes('Researched on')),
+        15_000,
+        `the offer in ${ts}`,
+      );
+    const click = (
+      action: string,
+      offer: { ts: string; blocks: { type: string; elements?: { action_id?: string; value?: unknown }[] }[] },
+      threadTs: string,
+      user = 'UBOB',
+    ) => {
+      const value = offer.blocks
+        .find((b) => b.type === 'actions')!
+        .elements!.find((e) => e.action_id === action)!.value;
+      return signedPost(
+        app.url,
+        buttonClick(
+          action,
+          String(value),
+          user,
+          { channel: 'C1', ts: offer.ts, threadTs },
+          h!.slack.responseUrl(`${action}-${threadTs}-${user}`),
+        ),
+        FORM,
+      );
+    };
+    const response = (action: string, threadTs: string, user = 'UBOB') =>
+      eventually(
+        () => h!.slack.responses.find((r) => r.url.endsWith(`/${action}-${threadTs}-${user}`)),
+        15_000,
+        `${action} response`,
+      );
+
+    await mention('UANN', 'How do tides work?', '1800001100.000001');
+    await eventually(
+      async () => (await storedSessions(h!)).some((s) => s.status === 'done'),
+      60_000,
+      'the first report',
+    );
+    const modelCalls = h.model.requests.length;
+
+    // The same research asked again in other words: the earlier report is offered, nothing is researched yet.
+    await mention('UBOB', 'How do ocean tides work?', '1800001100.000002');
+    const offer = await offerIn('1800001100.000002');
+    expect(render(offer)).toMatch(/Researched on \d+ \w+ by UANN: <[^|]+\|How do tides work\?> · 1 source/);
+    expect(JSON.stringify(offer)).not.toContain('<@UANN>');
+    // Only the person who asked chooses.
+    await click('reuse_read', offer, '1800001100.000002', 'UANN');
+    expect((await response('reuse_read', '1800001100.000002', 'UANN')).body.text).toBe(
+      'Only <@UBOB>, who asked, can choose.',
+    );
+    await click('reuse_read', offer, '1800001100.000002');
+    const read = await response('reuse_read', '1800001100.000002');
+    expect(read.body.replace_original).toBe(true);
+    expect(String(read.body.text)).toContain('Nothing new was researched');
+    expect(await storedSessions(h)).toHaveLength(1);
+    expect(h.model.requests.length).toBe(modelCalls);
+
+    // [Ask it]: answered in this thread from the earlier report's sources.
+    await mention('UBOB', 'How do tides work in the ocean?', '1800001100.000003');
+    const second = await offerIn('1800001100.000003');
+    await click('reuse_ask', second, '1800001100.000003');
+    await response('reuse_ask', '1800001100.000003');
+    await eventually(
+      () =>
+        h!.slack
+          .thread('C1', '1800001100.000003')
+          .find((m) => render(m).includes('because the moon pulls on the oceans')),
+      15_000,
+      'the answer in the new thread',
+    );
+    expect(await storedSessions(h)).toHaveLength(1);
+
+    // [Research anyway]: a research starts in the thread.
+    await mention('UBOB', 'How do the tides work?', '1800001100.000004');
+    const third = await offerIn('1800001100.000004');
+    await click('reuse_research', third, '1800001100.000004');
+    expect(String((await response('reuse_research', '1800001100.000004')).body.text)).toContain(
+      'Researching anyway',
+    );
+    await eventually(
+      async () => (await storedSessions(h!)).filter((s) => s.status === 'done').length === 2,
+      60_000,
+      'the new research',
+    );
+  }, 150_000);
+});
