@@ -338,7 +338,8 @@ describe('mentions', () => {
     const followUp = userTs();
     await signedPost(
       app.url,
-      eventCallback(mention('UBOB', '<@UBOT> and what will it cost?', followUp, ts)),
+      // Asked as a new research ("research …"): a question about the report would be answered from it.
+      eventCallback(mention('UBOB', '<@UBOT> research what it will cost', followUp, ts)),
       JSON_TYPE,
     );
     await eventually(
@@ -349,7 +350,7 @@ describe('mentions', () => {
     const sessions = await storedSessions(h);
     expect(sessions.map((s) => [s.turn, s.status, s.question])).toEqual([
       [1, 'done', 'What is the state of fusion power?'],
-      [2, 'done', 'and what will it cost?'],
+      [2, 'done', 'research what it will cost'],
     ]);
     const followUpRequest = JSON.stringify(h.model.requests.at(-1));
     expect(followUpRequest).toContain('Earlier question: What is the state of fusion power?');

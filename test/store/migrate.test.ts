@@ -30,6 +30,9 @@ describe.each([
       '011_checkpoint_backend_neutral.sql',
       '012_hosted_searches.sql',
       '013_source_store.sql',
+      '014_report_answers.sql',
+      '015_report_search.sql',
+      '016_reuse_offers.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -48,6 +51,9 @@ describe.each([
       { id: 11, name: '011_checkpoint_backend_neutral.sql' },
       { id: 12, name: '012_hosted_searches.sql' },
       { id: 13, name: '013_source_store.sql' },
+      { id: 14, name: '014_report_answers.sql' },
+      { id: 15, name: '015_report_search.sql' },
+      { id: 16, name: '016_reuse_offers.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -57,6 +63,8 @@ describe.each([
       'kb_documents',
       'kb_passages',
       'processed_events',
+      'report_answers',
+      'reuse_offers',
       'schema_migrations',
       'session_events',
       'session_feedback',
@@ -79,6 +87,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 13]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 16]);
   });
 });
