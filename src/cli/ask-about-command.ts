@@ -2,6 +2,7 @@ import { sourceLabel } from '../engine/report-markdown.js';
 import { ReportAsking } from '../sessions/report-asking.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
+import { sessionById } from './sessions-command.js';
 import { renderForTerminal } from './terminal-markdown.js';
 
 /**
@@ -22,16 +23,8 @@ export async function askAboutCommand(
     );
     return 2;
   }
-  const matches = await deps.sessions.findByIdPrefix(id);
-  if (matches.length !== 1) {
-    io.stderr.write(
-      matches.length === 0
-        ? `error: no session matches "${id}"; see deep-research sessions list.\n`
-        : `error: "${id}" matches ${matches.length} sessions; give more of the id.\n`,
-    );
-    return 2;
-  }
-  const row = matches[0]!;
+  const row = await sessionById(deps.sessions, id, io);
+  if (!row) return 2;
   if (!ReportAsking.canAsk(row)) {
     io.stderr.write(
       `error: session ${row.id.slice(0, 8)} has no finished report to ask (it is ${row.status}).\n`,

@@ -21,6 +21,18 @@ export async function listSessions(store: SessionStore, io: Io, limit = 20): Pro
   return 0;
 }
 
+/** The one session an id (or its first characters) names, or null after saying why on stderr. */
+export async function sessionById(sessions: SessionStore, id: string, io: Io): Promise<SessionRow | null> {
+  const matches = await sessions.findByIdPrefix(id);
+  if (matches.length === 1) return matches[0]!;
+  io.stderr.write(
+    matches.length === 0
+      ? `error: no session matches "${id}"; see deep-research sessions list.\n`
+      : `error: "${id}" matches ${matches.length} sessions; give more of the id.\n`,
+  );
+  return null;
+}
+
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
 export async function showSession(
   store: Pick<Store, 'sessions' | 'outbox' | 'sources' | 'answers'>,
@@ -28,16 +40,8 @@ export async function showSession(
   io: Io,
   pager?: string,
 ): Promise<number> {
-  const matches = await store.sessions.findByIdPrefix(id);
-  if (matches.length !== 1) {
-    io.stderr.write(
-      matches.length === 0
-        ? `error: no session matches "${id}"; see deep-research sessions list.\n`
-        : `error: "${id}" matches ${matches.length} sessions; give more of the id.\n`,
-    );
-    return 1;
-  }
-  const session = matches[0]!;
+  const session = await sessionById(store.sessions, id, io);
+  if (!session) return 1;
   const [outbox, usage, feedback, kept, answers] = await Promise.all([
     store.outbox.forSession(session.id),
     store.sessions.loadUsage(session.id),
