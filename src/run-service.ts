@@ -18,6 +18,7 @@ import { PlanReview } from './slack/plan-review.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
 import { SlackCallError } from './slack/slack-errors.js';
+import { SlackHome } from './slack/slack-home.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackReportFinder } from './slack/slack-report-finder.js';
 import { SlackReportQuestions } from './slack/slack-report-questions.js';
@@ -247,6 +248,7 @@ async function startApp(
       questions,
       finder: new SlackReportFinder({ library: room.library, members, api }),
       reuse,
+      home: new SlackHome({ sessions: store.sessions, library: room.library, members, api, log: logger }),
       store: store.sessions,
       api,
     },

@@ -36,8 +36,9 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'users.info': ['users:read'],
   // Who may see a channel's reports (/research find).
   'conversations.members': ['channels:read', 'groups:read', 'mpim:read'],
-  // The plan editor (a modal needs no scope of its own).
+  // The plan editor (a modal needs no scope of its own), and the Home tab.
   'views.open': [],
+  'views.publish': [],
   // Opening the requester's DM when a thread cannot be used.
   'conversations.open': ['im:write'],
   // Finding a message whose post was answered after a crash, by its metadata.
@@ -77,6 +78,10 @@ describe('manifest.yml', () => {
       scopes.add('assistant:write');
       events.push('assistant_thread_started');
       expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
+    }
+    if (code.includes("app.event('app_home_opened'")) {
+      events.push('app_home_opened');
+      expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     }
     if (code.includes('app.message(')) {
       for (const [event, scope] of [

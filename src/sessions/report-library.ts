@@ -24,16 +24,31 @@ export class ReportLibrary {
     canRead: CanRead,
     limit = 5,
   ): Promise<ReportMatch[]> {
+    return (await this.page(words, viewer, canRead, 0, limit)).reports;
+  }
+
+  /** One page of what `find` lists (no words: the latest reports), and whether another page follows. */
+  async page(
+    words: string,
+    viewer: { userId: string; teamId: string },
+    canRead: CanRead,
+    page: number,
+    size: number,
+  ): Promise<{ reports: ReportMatch[]; more: boolean }> {
+    const wanted = (page + 1) * size + 1;
     const candidates = await searchReports(this.deps.db, words, {
       teamId: viewer.teamId,
-      limit: limit * CANDIDATES_PER_MATCH,
+      limit: wanted * CANDIDATES_PER_MATCH,
     });
     const visible: ReportMatch[] = [];
     for (const report of candidates) {
-      if (visible.length >= limit) break;
+      if (visible.length >= wanted) break;
       if (await this.mayRead(report, viewer.userId, canRead)) visible.push(report);
     }
-    return visible;
+    return {
+      reports: visible.slice(page * size, (page + 1) * size),
+      more: visible.length > (page + 1) * size,
+    };
   }
 
   /**

@@ -224,10 +224,12 @@ export class SlackApi {
     return found?.ts;
   }
 
-  /** A canvas's address: the workspace's URL + /docs/TEAM/CANVAS. */
-  async canvasUrl(canvasId: string): Promise<string> {
+  /** An address in the workspace: a canvas (/docs/TEAM/CANVAS) or a thread (/archives/CHANNEL/pTS). */
+  async workspaceUrl(to: { canvas: string } | { channel: string; ts: string }): Promise<string> {
     const { url, team_id } = await this.authTest();
-    return `${String(url ?? '').replace(/\/?$/, '/')}docs/${String(team_id ?? '')}/${canvasId}`;
+    const base = String(url ?? '').replace(/\/?$/, '/');
+    if ('canvas' in to) return `${base}docs/${String(team_id ?? '')}/${to.canvas}`;
+    return `${base}archives/${to.channel}/p${to.ts.replace('.', '')}`;
   }
 
   /** Who the token belongs to: the bot's user and bot ids, and the workspace it is installed in. */

@@ -8,6 +8,7 @@ import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
 import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
+import { homeEvents, type SlackHome } from './slack-home.js';
 import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
 import type { SlackReportFinder } from './slack-report-finder.js';
@@ -36,6 +37,7 @@ export interface SlackAppParts {
   questions: SlackReportQuestions;
   finder: SlackReportFinder;
   reuse: SlackReuse;
+  home: SlackHome;
   store: SessionStore;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
@@ -57,7 +59,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find']);
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, questions, finder, reuse, store, api }: SlackAppParts,
+  { service, review, questions, finder, reuse, home, store, api }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -237,6 +239,7 @@ export function createSlackApp(
   ];
   for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));
   reuseActions(app, reuse, log, SORRY);
+  homeEvents(app, home, log);
   app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
     const sessionId = view.private_metadata;
     try {

@@ -27,7 +27,7 @@ export class SlackReportFinder {
             ? `<https://${who.teamDomain}.slack.com/archives/${m.channelId}/p${m.threadTs.replace('.', '')}|${title}>`
             : title;
         const canvasUrl = m.canvasId
-          ? await this.deps.api.canvasUrl(m.canvasId).catch(() => undefined)
+          ? await this.deps.api.workspaceUrl({ canvas: m.canvasId }).catch(() => undefined)
           : undefined;
         const canvas = canvasUrl ? ` · <${canvasUrl}|canvas>` : '';
         const date = m.createdAt.toISOString().slice(0, 10);

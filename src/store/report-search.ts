@@ -16,7 +16,7 @@ export interface ReportMatch {
 }
 
 /**
- * Finished reports matching `words` (Postgres full-text search over question,
+ * Finished reports matching `words` (no words: the latest) (Postgres full-text search over question,
  * plan and report), best first: text rank, favouring recent reports (half the
  * weight at 30 days) and ones with many cited sources. `teamId` keeps to a
  * workspace; the surface decides who may see which.
@@ -24,7 +24,7 @@ export interface ReportMatch {
 export async function searchReports(
   db: Queryable,
   words: string,
-  options: { teamId?: string | null; limit: number; sinceDays?: number; anyWord?: boolean },
+  options: { teamId?: string | null; limit: number; offset?: number; sinceDays?: number; anyWord?: boolean },
 ): Promise<ReportMatch[]> {
   // Any of the words (a question asked again in other words), or as a search box reads them.
   const query = options.anyWord
@@ -36,15 +36,23 @@ export async function searchReports(
        COALESCE(jsonb_array_length(s.report -> 'sources'), 0) AS sources,
        (SELECT m.file_id FROM slack_messages m WHERE m.session_id = s.id AND m.role = 'canvas') AS canvas_id
      FROM sessions s, ${query} q
-     WHERE s.search_tsv @@ q AND s.report IS NOT NULL AND s.status IN ('done', 'delivering')
+     WHERE ($6::boolean OR s.search_tsv @@ q) AND s.report IS NOT NULL AND s.status IN ('done', 'delivering')
        AND ($2::text IS NULL OR s.team_id = $2)
        AND ($4::float8 IS NULL OR s.created_at >= now() - make_interval(days => $4::int))
        AND $1::text IS NOT NULL AND $5::text[] IS NOT NULL
      ORDER BY ts_rank_cd(s.search_tsv, q)
        * (1 + ln(1 + COALESCE(jsonb_array_length(s.report -> 'sources'), 0)) / 4)
        / (1 + extract(epoch FROM now() - s.created_at) / (30 * 86400)) DESC, s.created_at DESC
-     LIMIT $3`,
-    [words, options.teamId ?? null, options.limit, options.sinceDays ?? null, anyWords],
+     LIMIT $3 OFFSET $7`,
+    [
+      words,
+      options.teamId ?? null,
+      options.limit,
+      options.sinceDays ?? null,
+      anyWords,
+      words.trim() === '',
+      options.offset ?? 0,
+    ],
   );
   return rows.map((r) => ({
     id: r.id,

@@ -91,6 +91,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   };
   const canvases = fakeCanvases(parseJson);
   const views: { trigger: string; view: Record<string, unknown> }[] = [];
+  /** Each person's published Home tab, the latest. */
+  const homes = new Map<string, Record<string, unknown>>();
   const streams = fakeStreams(messages, () => nextTs(), parseJson);
   const postBuckets = new Map<string, { tokens: number; at: number }>();
   /** 429s the fake's own limits gave (not the injected ones): our app should cause none. */
@@ -314,6 +316,14 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         views.push({ trigger: String(args.trigger_id), view: view as Record<string, unknown> });
         return ok({ view: { id: `V${views.length}`, ...view } });
       }
+      // The Home tab (docs.slack.dev: views.publish): a home view of at most 100 blocks, per person.
+      case 'views.publish': {
+        const view = parseJson(args.view) as { type?: string; blocks?: unknown[] } | undefined;
+        if (!args.user_id) return fail('invalid_arguments');
+        if (view?.type !== 'home' || (view.blocks ?? []).length > 100) return fail('invalid_arguments');
+        homes.set(String(args.user_id), view as Record<string, unknown>);
+        return ok({ view: { id: `VH${homes.size}`, ...view } });
+      }
       // The assistant view (docs.slack.dev: assistant.threads.*): a thread is channel_id + thread_ts.
       case 'assistant.threads.setSuggestedPrompts': {
         const prompts = parseJson(args.prompts) as { title?: unknown; message?: unknown }[] | undefined;
@@ -450,6 +460,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
     members,
+    homes,
     stats,
     /** For `forMs`, calls to `methods` fail as `error` says (see Fault). */
     fault(fault: Fault) {

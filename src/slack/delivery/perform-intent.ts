@@ -171,7 +171,7 @@ async function withReportLink(
   if (!json.includes('<report-link|')) return message;
   const place = known ?? (await reportPlace(ctx, sessionId));
   const link = place.canvasId
-    ? await ctx.api.canvasUrl(place.canvasId)
+    ? await ctx.api.workspaceUrl({ canvas: place.canvasId })
     : place.first?.ts
       ? await ctx.api.permalink(place.first.channelId, place.first.ts)
       : undefined;

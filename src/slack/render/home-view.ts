@@ -1,0 +1,99 @@
+import type { HomeView, KnownBlock } from '@slack/types';
+import type { ReportMatch } from '../../store/report-search.js';
+import type { SessionRow } from '../../store/session-store.js';
+import { ACTION, button, context, count, oneLine } from './messages.js';
+import { safeText } from './mrkdwn.js';
+
+export const HOME = {
+  search: 'home_search',
+  page: 'home_page',
+} as const;
+
+export interface HomeContent {
+  running: SessionRow[];
+  reports: ReportMatch[];
+  query: string;
+  page: number;
+  more: boolean;
+  /** The link to a report's thread (and canvas), when Slack gave one. */
+  links: Map<string, { thread?: string; canvas?: string }>;
+}
+
+/** Slack allows 100 blocks in a Home view. */
+const MAX_RUNNING = 10;
+
+/**
+ * A person's Home tab: their research that is running or waiting for them
+ * (with Cancel), a search box over the team's reports, and the reports they
+ * may see, a page at a time. Page text is shown as text: it mentions no one.
+ */
+export function homeView(content: HomeContent): HomeView {
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Deep research' } },
+    context('Ask with `/research <question>`, by mentioning me in a channel, or in a direct message.'),
+    { type: 'divider' },
+    { type: 'section', text: { type: 'mrkdwn', text: '*Your research in progress*' } },
+  ];
+  if (content.running.length === 0) blocks.push(context('Nothing running.'));
+  for (const s of content.running.slice(0, MAX_RUNNING)) {
+    const since = s.createdAt.toISOString().slice(0, 16).replace('T', ' ');
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `${safeText(oneLine(s.question, 150))}\n_${s.status} · since ${since} UTC_`,
+      },
+      accessory: button('Cancel', ACTION.cancel, s.id, 'danger'),
+    });
+  }
+  blocks.push(
+    { type: 'divider' },
+    {
+      type: 'input',
+      block_id: 'home_search',
+      dispatch_action: true,
+      label: { type: 'plain_text', text: 'Search reports' },
+      element: {
+        type: 'plain_text_input',
+        action_id: HOME.search,
+        placeholder: { type: 'plain_text', text: 'Words from a question or a report, then Enter' },
+        ...(content.query ? { initial_value: content.query } : {}),
+        dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
+      },
+    },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: content.query
+          ? `*Reports matching "${safeText(oneLine(content.query, 80))}"*`
+          : '*Recent reports*',
+      },
+    },
+  );
+  if (content.reports.length === 0)
+    blocks.push(context(content.query ? 'No report you can see matches.' : 'No report you can see yet.'));
+  for (const r of content.reports) {
+    const link = content.links.get(r.id) ?? {};
+    const title = safeText(oneLine(r.question, 150));
+    const where = r.channelId?.startsWith('D') ? 'direct message' : `<#${r.channelId}>`;
+    const canvas = link.canvas ? ` · <${link.canvas}|canvas>` : '';
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `${link.thread ? `<${link.thread}|${title}>` : title}\n_${r.createdAt.toISOString().slice(0, 10)} · ${where} · ${count(r.sources, 'source')}_${canvas}`,
+      },
+    });
+  }
+  const paging = [
+    ...(content.page > 0
+      ? [button('Previous', HOME.page, JSON.stringify({ q: content.query, p: content.page - 1 }))]
+      : []),
+    ...(content.more
+      ? [button('Next', HOME.page, JSON.stringify({ q: content.query, p: content.page + 1 }))]
+      : []),
+  ];
+  if (paging.length) blocks.push({ type: 'actions', block_id: 'home_paging', elements: paging });
+  return { type: 'home', blocks };
+}

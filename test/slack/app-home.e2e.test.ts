@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import { eventCallback, FORM, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A block_actions payload from the Home tab (no message, a view). */
+function homeAction(actionId: string, user: string, value: string, type: 'button' | 'plain_text_input') {
+  const action =
+    type === 'button'
+      ? { action_id: actionId, block_id: 'home_paging', type, value, action_ts: `${Date.now() / 1000}` }
+      : { action_id: actionId, block_id: 'home_search', type, value, action_ts: `${Date.now() / 1000}` };
+  const payload = {
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase(), team_id: 'T1' },
+    api_app_id: 'A1',
+    token: 'verification-token',
+    container: { type: 'view', view_id: 'VH1' },
+    trigger_id: `trigger.${Date.now()}`,
+    team: { id: 'T1', domain: 'test' },
+    view: { id: 'VH1', type: 'home', blocks: [] },
+    actions: [action],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+describe('the Home tab', () => {
+  it("lists the person's running research and the reports they may see, and searches them", async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    h.slack.members.set('C1', ['UANN', 'UBOB']);
+    h.slack.members.set('G1', ['UANN']);
+    const app = await h.start();
+    const mention = (channel: string, text: string, ts: string) =>
+      signedPost(
+        app.url,
+        eventCallback({ type: 'app_mention', channel, user: 'UANN', text: `<@UBOT> ${text}`, ts }),
+        JSON_TYPE,
+      );
+    await mention('C1', 'How do tides work in the open ocean?', '1800001200.000001');
+    await mention('G1', 'What does the secret harbour project cost?', '1800001200.000002');
+    await eventually(
+      async () => (await storedSessions(h!)).filter((s) => s.status === 'done').length === 2,
+      60_000,
+      'two reports',
+    );
+    const open = (user: string) =>
+      signedPost(
+        app.url,
+        eventCallback({
+          type: 'app_home_opened',
+          user,
+          channel: `D${user}`,
+          tab: 'home',
+          ts: `${Date.now() / 1000}`,
+        }),
+        JSON_TYPE,
+      );
+    const home = (user: string) => JSON.stringify(h!.slack.homes.get(user) ?? '');
+
+    // UBOB is in C1 only: the public report, not the private channel's.
+    await open('UBOB');
+    await eventually(() => home('UBOB').includes('open ocean'), 15_000, "UBOB's Home");
+    expect(home('UBOB')).toContain('Nothing running.');
+    expect(home('UBOB')).toMatch(/archives\/C1\/p1800001200000001\|How do tides work in the open ocean\?>/);
+    expect(home('UBOB')).not.toContain('secret harbour');
+    await open('UANN');
+    await eventually(() => home('UANN').includes('secret harbour'), 15_000, "UANN's Home");
+
+    // A search by a word of the question, from the search box.
+    h.slack.homes.delete('UANN');
+    await signedPost(app.url, homeAction('home_search', 'UANN', 'harbour', 'plain_text_input'), FORM);
+    await eventually(() => home('UANN').includes('Reports matching'), 15_000, 'the search');
+    expect(home('UANN')).toContain('secret harbour');
+    expect(home('UANN')).not.toContain('open ocean');
+  }, 120_000);
+});
