@@ -221,6 +221,16 @@ async function startApp(
     asking: room.asking,
     reuseDays: config.jobs.reuseDays,
   });
+  const home = new SlackHome({
+    sessions: store.sessions,
+    library: room.library,
+    members,
+    api,
+    log: logger,
+    maxQuestionChars: config.slack.maxQuestionChars,
+  });
+  // A person's Home shows their sessions: a session coming to rest refreshes it.
+  room.moments.onSettled(({ session }) => home.refresh(session.requester, session.teamId));
   const service = new SlackSessions({
     ...starting,
     suggestedPrompts: slack.suggestedPrompts,
@@ -248,7 +258,7 @@ async function startApp(
       questions,
       finder: new SlackReportFinder({ library: room.library, members, api }),
       reuse,
-      home: new SlackHome({ sessions: store.sessions, library: room.library, members, api, log: logger }),
+      home,
       store: store.sessions,
       api,
     },

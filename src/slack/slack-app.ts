@@ -239,7 +239,7 @@ export function createSlackApp(
   ];
   for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));
   reuseActions(app, reuse, log, SORRY);
-  homeEvents(app, home, log);
+  homeEvents(app, home, log, (place, question) => service.startFromCommand(place, question));
   app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
     const sessionId = view.private_metadata;
     try {

@@ -3,11 +3,14 @@ import type { Logger } from '../ports/logger.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { ChannelMembers } from './channel-members.js';
-import { HOME, homeView } from './render/home-view.js';
+import { HOME, homeView, newResearchModal } from './render/home-view.js';
+import { noticeMessage } from './render/messages.js';
 import type { SlackApi } from './slack-api.js';
 
 const PAGE_SIZE = 10;
 const QUERY_MAX = 300;
+/** One person's Home is republished at most this often when their sessions change (views.publish limits). */
+const REFRESH_MS = 5_000;
 
 /**
  * The Home tab: published for one person when they open it, search it or
@@ -22,8 +25,41 @@ export class SlackHome {
       members: ChannelMembers;
       api: SlackApi;
       log: Logger;
+      /** MAX_QUESTION_CHARS, for the New research form. */
+      maxQuestionChars: number;
     },
   ) {}
+
+  openForm(triggerId: string): Promise<void> {
+    return this.deps.api.openView(triggerId, newResearchModal(this.deps.maxQuestionChars));
+  }
+
+  /** A question from the form: research in the chosen channel, else in a DM with the app; a refusal is said there. */
+  async submitted(
+    who: { userId: string; teamId: string },
+    question: string,
+    channel: string | undefined,
+    start: Start,
+  ): Promise<void> {
+    const channelId = channel ?? (await this.deps.api.openDm(who.userId));
+    const refusal = await start({ teamId: who.teamId, channelId, userId: who.userId }, question);
+    if (refusal) await this.deps.api.ephemeral(channelId, who.userId, noticeMessage(refusal));
+  }
+
+  private readonly refreshing = new Map<string, NodeJS.Timeout>();
+
+  /** One of the person's sessions changed state: their Home shows it (soon, once for a burst of changes). */
+  refresh(userId: string, teamId: string | null): void {
+    if (!teamId || this.refreshing.has(userId)) return;
+    const timer = setTimeout(() => {
+      this.refreshing.delete(userId);
+      this.publish(userId, teamId).catch((err) =>
+        this.deps.log.warn({ err, user: userId }, 'could not refresh the Home tab'),
+      );
+    }, REFRESH_MS);
+    timer.unref();
+    this.refreshing.set(userId, timer);
+  }
 
   async publish(userId: string, teamId: string, query = '', page = 0): Promise<void> {
     const { api, library, members, sessions } = this.deps;
@@ -44,8 +80,40 @@ export class SlackHome {
   }
 }
 
-/** Opening the Home tab, searching it and paging it: each republishes the person's view. */
-export function homeEvents(app: App, home: SlackHome, log: Logger): void {
+/**
+ * Opening the Home tab, searching it and paging it (each republishes the
+ * person's view), and New research: a modal whose question starts research
+ * in the chosen channel, or in a direct message with the app.
+ */
+type Start = (
+  place: { teamId: string; channelId: string; userId: string },
+  question: string,
+) => Promise<string | undefined>;
+
+/**
+ * Opening the Home tab, searching it and paging it (each republishes the
+ * person's view), and New research: a modal whose question starts research
+ * in the chosen channel, or in a direct message with the app.
+ */
+export function homeEvents(app: App, home: SlackHome, log: Logger, start: Start): void {
+  app.action<BlockAction>(HOME.newResearch, async ({ ack, body }) => {
+    await ack();
+    await home
+      .openForm(body.trigger_id)
+      .catch((err) => log.warn({ err, user: body.user.id }, 'could not open the New research form'));
+  });
+  app.view(HOME.form, async ({ ack, body, view }) => {
+    const question = (view.state.values.question?.question?.value ?? '').trim();
+    if (!question) {
+      await ack({ response_action: 'errors', errors: { question: 'Ask a question.' } });
+      return;
+    }
+    await ack();
+    const channel = view.state.values.channel?.channel?.selected_conversation ?? undefined;
+    await home
+      .submitted({ userId: body.user.id, teamId: body.team?.id ?? '' }, question, channel, start)
+      .catch((err) => log.error({ err, user: body.user.id }, 'New research from Home failed'));
+  });
   app.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
     await home

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
-import { eventCallback, FORM, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
+import { eventCallback, FORM, JSON_TYPE, signedPost, viewSubmission } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
 afterEach(async () => {
@@ -77,5 +77,45 @@ describe('the Home tab', () => {
     await eventually(() => home('UANN').includes('Reports matching'), 15_000, 'the search');
     expect(home('UANN')).toContain('secret harbour');
     expect(home('UANN')).not.toContain('open ocean');
+  }, 120_000);
+
+  it('starts a research from New research, in a direct message, and shows it in Home when it settles', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    const app = await h.start();
+    await signedPost(app.url, homeAction('home_new_research', 'UANN', 'new', 'button'), FORM);
+    const form = await eventually(() => h!.slack.views.at(-1), 10_000, 'the form');
+    expect(form.view).toMatchObject({ callback_id: 'home_research_form', title: { text: 'New research' } });
+    // An empty question is answered in the form.
+    const empty = await signedPost(
+      app.url,
+      viewSubmission('home_research_form', '', 'UANN', { block: 'question', action: 'question', value: ' ' }),
+      FORM,
+    );
+    expect(JSON.parse(empty.body)).toEqual({
+      response_action: 'errors',
+      errors: { question: 'Ask a question.' },
+    });
+    await signedPost(
+      app.url,
+      viewSubmission('home_research_form', '', 'UANN', {
+        block: 'question',
+        action: 'question',
+        value: 'How do tides work near estuaries?',
+      }),
+      FORM,
+    );
+    await eventually(
+      async () =>
+        (await storedSessions(h!)).some(
+          (s) => s.status === 'done' && s.question === 'How do tides work near estuaries?',
+        ),
+      60_000,
+      'the research in a DM',
+    );
+    await eventually(
+      () => JSON.stringify(h!.slack.homes.get('UANN') ?? '').includes('near estuaries'),
+      20_000,
+      'Home refreshed',
+    );
   }, 120_000);
 });

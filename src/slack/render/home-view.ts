@@ -7,7 +7,41 @@ import { safeText } from './mrkdwn.js';
 export const HOME = {
   search: 'home_search',
   page: 'home_page',
+  newResearch: 'home_new_research',
+  /** The New research modal's callback_id. */
+  form: 'home_research_form',
 } as const;
+
+/** The New research modal: the question, and where the thread goes (a channel, else a DM with the app). */
+export function newResearchModal(maxQuestionChars: number) {
+  return {
+    type: 'modal' as const,
+    callback_id: HOME.form,
+    title: { type: 'plain_text' as const, text: 'New research' },
+    submit: { type: 'plain_text' as const, text: 'Research' },
+    close: { type: 'plain_text' as const, text: 'Cancel' },
+    blocks: [
+      {
+        type: 'input' as const,
+        block_id: 'question',
+        label: { type: 'plain_text' as const, text: 'Question' },
+        element: {
+          type: 'plain_text_input' as const,
+          action_id: 'question',
+          multiline: true,
+          max_length: maxQuestionChars,
+        },
+      },
+      {
+        type: 'input' as const,
+        block_id: 'channel',
+        optional: true,
+        label: { type: 'plain_text' as const, text: 'Post it in (empty: a direct message with me)' },
+        element: { type: 'conversations_select' as const, action_id: 'channel' },
+      },
+    ],
+  };
+}
 
 export interface HomeContent {
   running: SessionRow[];
@@ -30,7 +64,12 @@ const MAX_RUNNING = 10;
 export function homeView(content: HomeContent): HomeView {
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Deep research' } },
-    context('Ask with `/research <question>`, by mentioning me in a channel, or in a direct message.'),
+    {
+      type: 'actions',
+      block_id: 'home_actions',
+      elements: [button('New research', HOME.newResearch, 'new', 'primary')],
+    },
+    context('Or ask with `/research <question>`, by mentioning me in a channel, or in a direct message.'),
     { type: 'divider' },
     { type: 'section', text: { type: 'mrkdwn', text: '*Your research in progress*' } },
   ];
