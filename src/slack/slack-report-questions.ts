@@ -92,6 +92,7 @@ export class SlackReportQuestions {
     const latest = (
       await this.deps.sessions.threadSessions(report.teamId, report.channelId, report.threadTs)
     )[0];
+    const { mentionTs } = (await threadOf(this.deps.sessions, report)).place;
     const refused = await this.starter.create({
       teamId: report.teamId,
       channelId: report.channelId,
@@ -100,8 +101,9 @@ export class SlackReportQuestions {
       question: asked.question,
       turn: (latest?.turn ?? report.turn) + 1,
       previousResearch: previousResearch(report),
-      role: 'root',
-      roleTs: report.threadTs,
+      // The thread opens as the report's did: our root, or the person's mention (never edited, only marked).
+      role: mentionTs ? 'mention' : 'root',
+      roleTs: mentionTs ?? report.threadTs,
     });
     if (refused) await this.deps.sessions.releaseEvent(once);
     return refused;

@@ -97,6 +97,8 @@ describe('asking a finished report in its thread', () => {
     );
     const sessions = await storedSessions(h);
     expect(sessions.map((s) => s.question)).toContain('What is the price of tea in China?');
+    // The follow-up marks the person's mention as the thread's opener: it never tries to edit their message.
+    expect(h.slack.calls.filter((c) => c.error && c.error !== 'already_reacted')).toEqual([]);
   }, 120_000);
 
   it('tells the asker in one sentence when the model fails, stores nothing, and answers once it is back', async () => {
