@@ -144,8 +144,12 @@ export function homeEvents(app: App, home: SlackHome, log: Logger, start: Start)
   app.action<BlockAction>(
     HOME.page,
     republish((a) => {
-      const { q, p } = JSON.parse((a as ButtonAction).value ?? '{}') as { q?: string; p?: number };
-      return { q: q ?? '', p: Math.max(0, Number(p) || 0) };
+      // The value is ours, but a click carries whatever Slack sends: anything unreadable is the first page.
+      let value: { q?: unknown; p?: unknown } = {};
+      try {
+        value = JSON.parse((a as ButtonAction).value ?? '{}');
+      } catch {}
+      return { q: typeof value.q === 'string' ? value.q : '', p: Math.max(0, Number(value.p) || 0) };
     }),
   );
 }
