@@ -1,3 +1,4 @@
+import { anyWords, anyWordTsquery } from './any-word-query.js';
 import type { Queryable } from './database.js';
 
 /** A finished report as a search lists it. */
@@ -27,10 +28,7 @@ export async function searchReports(
   options: { teamId?: string | null; limit: number; offset?: number; sinceDays?: number; anyWord?: boolean },
 ): Promise<ReportMatch[]> {
   // Any of the words (a question asked again in other words), or as a search box reads them.
-  const query = options.anyWord
-    ? `to_tsquery('english', array_to_string(ARRAY(SELECT quote_literal(w) FROM unnest($5::text[]) AS w), ' | '))`
-    : `websearch_to_tsquery('english', $1)`;
-  const anyWords = [...new Set(words.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 40);
+  const query = options.anyWord ? anyWordTsquery(5) : `websearch_to_tsquery('english', $1)`;
   const { rows } = await db.query(
     `SELECT s.id, s.origin, s.team_id, s.channel_id, s.thread_ts, s.requester, s.question, s.created_at,
        COALESCE(jsonb_array_length(s.report -> 'sources'), 0) AS sources,
@@ -49,7 +47,7 @@ export async function searchReports(
       options.teamId ?? null,
       options.limit,
       options.sinceDays ?? null,
-      anyWords,
+      anyWords(words),
       words.trim() === '',
       options.offset ?? 0,
     ],

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { KeptPassage, SourceText, SourceTexts, StoredSourceText } from '../ports/source-texts.js';
 import { splitPassages } from '../search/knowledge/split-passages.js';
+import { anyWords, anyWordTsquery } from './any-word-query.js';
 
 /** The most of one source's text kept (characters): a long report or a PDF's first pages. */
 export const SOURCE_TEXT_CAP = 100_000;
@@ -85,13 +86,12 @@ export class SourceTextStore implements SourceTexts {
   }
 
   async passages(sessionIds: string[], text: string, limit: number): Promise<KeptPassage[]> {
-    // Any of the words (a claim or a question never uses exactly its source's words), ranked by how many and how densely.
-    const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 40);
+    const words = anyWords(text);
     if (words.length === 0) return [];
     const { rows } = await this.pool.query(
       `SELECT p.key, p.body, s.title, s.url FROM session_source_passages p
          JOIN session_sources s USING (session_id, key),
-         to_tsquery('english', array_to_string(ARRAY(SELECT quote_literal(w) FROM unnest($2::text[]) AS w), ' | ')) q
+         ${anyWordTsquery(2)} q
        WHERE p.session_id = ANY($1::uuid[]) AND p.tsv @@ q
        ORDER BY ts_rank_cd(p.tsv, q) DESC, p.key, p.ordinal LIMIT $3`,
       [sessionIds, words, limit],
