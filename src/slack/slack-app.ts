@@ -121,13 +121,7 @@ export function createSlackApp(
       else if (word === 'cancel') await say(await service.cancelLatest(command.user_id));
       else if (word === 'usage') await say(await service.usage(command.user_id, command.team_id));
       else if (word === 'find' || word.startsWith('find '))
-        await say(
-          await finder.find(text.slice(4), {
-            userId: command.user_id,
-            teamId: command.team_id,
-            teamDomain: command.team_domain,
-          }),
-        );
+        await say(await finder.find(text.slice(4), { userId: command.user_id, teamId: command.team_id }));
       else {
         const reply = await service.startFromCommand(
           { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id },

@@ -5,6 +5,7 @@ import type { SessionStore } from '../store/session-store.js';
 import type { ChannelMembers } from './channel-members.js';
 import { HOME, homeView, newResearchModal } from './render/home-view.js';
 import { noticeMessage } from './render/messages.js';
+import { reportLinks } from './report-links.js';
 import type { SlackApi } from './slack-api.js';
 
 const PAGE_SIZE = 10;
@@ -66,15 +67,9 @@ export class SlackHome {
     const words = query.slice(0, QUERY_MAX);
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);
     const found = await library.page(words, { userId, teamId }, (c, u) => members.has(c, u), page, PAGE_SIZE);
-    const links = new Map<string, { thread?: string; canvas?: string }>();
-    for (const r of found.reports) {
-      const thread =
-        r.channelId && r.threadTs
-          ? await api.workspaceUrl({ channel: r.channelId, ts: r.threadTs })
-          : undefined;
-      const canvas = r.canvasId ? await api.workspaceUrl({ canvas: r.canvasId }) : undefined;
-      links.set(r.id, { ...(thread ? { thread } : {}), ...(canvas ? { canvas } : {}) });
-    }
+    const links = new Map(
+      await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),
+    );
     const view = homeView({ running, reports: found.reports, query: words, page, more: found.more, links });
     await api.call('views.publish', () => api.client.views.publish({ user_id: userId, view }));
   }

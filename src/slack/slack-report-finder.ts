@@ -2,6 +2,7 @@ import type { ReportLibrary } from '../sessions/report-library.js';
 import type { ChannelMembers } from './channel-members.js';
 import { count, oneLine } from './render/messages.js';
 import { safeText } from './render/mrkdwn.js';
+import { reportLinks } from './report-links.js';
 import type { SlackApi } from './slack-api.js';
 
 /**
@@ -12,7 +13,7 @@ import type { SlackApi } from './slack-api.js';
 export class SlackReportFinder {
   constructor(private readonly deps: { library: ReportLibrary; members: ChannelMembers; api: SlackApi }) {}
 
-  async find(words: string, who: { userId: string; teamId: string; teamDomain: string }): Promise<string> {
+  async find(words: string, who: { userId: string; teamId: string }): Promise<string> {
     if (!words.trim()) return 'Say what to look for, e.g. `/research find heat pumps`.';
     const matches = await this.deps.library.find(words, who, (channel, user) =>
       this.deps.members.has(channel, user),
@@ -22,14 +23,9 @@ export class SlackReportFinder {
     const lines = await Promise.all(
       matches.map(async (m) => {
         const title = safeText(oneLine(m.question, 100));
-        const thread =
-          m.channelId && m.threadTs
-            ? `<https://${who.teamDomain}.slack.com/archives/${m.channelId}/p${m.threadTs.replace('.', '')}|${title}>`
-            : title;
-        const canvasUrl = m.canvasId
-          ? await this.deps.api.workspaceUrl({ canvas: m.canvasId }).catch(() => undefined)
-          : undefined;
-        const canvas = canvasUrl ? ` · <${canvasUrl}|canvas>` : '';
+        const link = await reportLinks(this.deps.api, m);
+        const thread = link.thread ? `<${link.thread}|${title}>` : title;
+        const canvas = link.canvas ? ` · <${link.canvas}|canvas>` : '';
         const date = m.createdAt.toISOString().slice(0, 10);
         return `• ${thread} · ${date} · asked by <@${m.requester}> · ${count(m.sources, 'source')}${canvas}`;
       }),

@@ -1,6 +1,7 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { ReportMatch } from '../../store/report-search.js';
 import type { SessionRow } from '../../store/session-store.js';
+import type { ReportLinks } from '../report-links.js';
 import { ACTION, button, context, count, oneLine } from './messages.js';
 import { safeText } from './mrkdwn.js';
 
@@ -49,8 +50,8 @@ export interface HomeContent {
   query: string;
   page: number;
   more: boolean;
-  /** The link to a report's thread (and canvas), when Slack gave one. */
-  links: Map<string, { thread?: string; canvas?: string }>;
+  /** Where each report can be read, by session id. */
+  links: Map<string, ReportLinks>;
 }
 
 /** Slack allows 100 blocks in a Home view. */
