@@ -27,34 +27,33 @@ export class SpendStore {
 
   async since(scope: SpendScope, period: 'day' | 'month', except?: string): Promise<Spend> {
     // A session that finished research but is still being delivered has its cost already (finished_at waits).
+    // Questions asked of reports cost one model call each: counted where and when they were asked.
     const { rows } = await this.db.query(
-      `SELECT count(*) FILTER (WHERE NOT s.open)::int AS sessions,
-         COALESCE(sum(COALESCE(s.cost_usd, (s.report->>'costUsd')::float8)) FILTER (WHERE NOT s.open), 0) AS cost,
-         COALESCE(sum(s.reserved_usd) FILTER (WHERE s.open), 0) AS reserved,
-         COALESCE(sum((SELECT sum(u.input_tokens + u.output_tokens) FROM session_usage u
-                       WHERE u.session_id = s.id)) FILTER (WHERE NOT s.open), 0)::float8 AS tokens
-       FROM (SELECT *, status = ANY($5::text[]) AS open FROM sessions) s
-       WHERE (s.open OR COALESCE(s.finished_at, s.updated_at)
-                        >= date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
-         AND ($2::text IS NULL OR s.requester = $2)
-         AND ($3::text IS NULL OR s.team_id = $3)
-         AND ($4::uuid IS NULL OR s.id <> $4)`,
+      `WITH since AS (SELECT date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS at),
+       research AS (
+         SELECT count(*) FILTER (WHERE NOT s.open)::int AS sessions,
+           COALESCE(sum(COALESCE(s.cost_usd, (s.report->>'costUsd')::float8)) FILTER (WHERE NOT s.open), 0) AS cost,
+           COALESCE(sum(s.reserved_usd) FILTER (WHERE s.open), 0) AS reserved,
+           COALESCE(sum((SELECT sum(u.input_tokens + u.output_tokens) FROM session_usage u
+                         WHERE u.session_id = s.id)) FILTER (WHERE NOT s.open), 0)::float8 AS tokens
+         FROM (SELECT *, status = ANY($5::text[]) AS open FROM sessions) s, since
+         WHERE (s.open OR COALESCE(s.finished_at, s.updated_at) >= since.at)
+           AND ($2::text IS NULL OR s.requester = $2)
+           AND ($3::text IS NULL OR s.team_id = $3)
+           AND ($4::uuid IS NULL OR s.id <> $4)),
+       asked AS (
+         SELECT COALESCE(sum(a.cost_usd), 0) AS cost, COALESCE(sum(a.input_tokens + a.output_tokens), 0)::float8 AS tokens
+         FROM report_answers a, since
+         WHERE a.created_at >= since.at
+           AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3))
+       SELECT r.sessions, r.reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens FROM research r, asked a`,
       [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, RESEARCHING],
     );
-    // Questions asked of reports cost one model call each: counted where and when they were asked.
-    const asked = await this.db.query(
-      `SELECT COALESCE(sum(cost_usd), 0) AS cost, COALESCE(sum(input_tokens + output_tokens), 0)::float8 AS tokens
-       FROM report_answers
-       WHERE created_at >= date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-         AND ($2::text IS NULL OR asker = $2) AND ($3::text IS NULL OR team_id = $3)`,
-      [period, scope.requester ?? null, scope.teamId ?? null],
-    );
     const r = rows[0];
-    const a = asked.rows[0];
     return {
       sessions: Number(r.sessions),
-      tokens: Number(r.tokens) + Number(a.tokens),
-      costUsd: Number(r.cost) + Number(a.cost),
+      tokens: Number(r.tokens),
+      costUsd: Number(r.cost),
       reservedUsd: Number(r.reserved),
     };
   }
