@@ -36,6 +36,13 @@ export interface SourceSentences {
   sentences: string[];
   terms: Set<string>[];
   numbers: Set<string>[];
+  /** The whole text lower-cased on one line: where a quote is looked for word for word. */
+  flat: string;
+}
+
+/** A text as `flat` holds it. */
+export function flatten(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 export function readSource(text: string): SourceSentences {
@@ -48,6 +55,7 @@ export function readSource(text: string): SourceSentences {
     sentences,
     terms: sentences.map((s) => new Set(termsOf(s))),
     numbers: sentences.map((s) => new Set(numbersOf(s))),
+    flat: flatten(text),
   };
 }
 

@@ -2,6 +2,7 @@ import type { CitationCheck } from '../../ports/report.js';
 import {
   bestEvidence,
   type Evidence,
+  flatten,
   lexicalVerdict,
   readSource,
   type SourceSentences,
@@ -191,9 +192,8 @@ function bestAlternatives(alternatives: Pair[]): Map<number, Pair> {
 
 /** The judge's quote if the source really says it, else the sentence lexical evidence found. */
 function verbatim(quote: string, source: SourceSentences): string | undefined {
-  const flat = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  const wanted = flat(quote);
-  if (wanted.length >= 8 && flat(source.sentences.join(' ')).includes(wanted)) return shorten(quote);
+  const wanted = flatten(quote);
+  if (wanted.length >= 8 && source.flat.includes(wanted)) return shorten(quote);
   return undefined;
 }
 
