@@ -1,38 +1,24 @@
 import { userInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
-import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
+import { cliEnvironment } from '../helpers/cli-env.js';
 import { io } from '../helpers/io.js';
-import { realPostgres } from '../helpers/postgres.js';
 
 describe('deep-research ask --about', () => {
-  let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
-  let search: Awaited<ReturnType<typeof fakeSearxngServer>>;
+  let cli: Awaited<ReturnType<typeof cliEnvironment>>;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    const db = await realPostgres();
-    await db.close();
-    model = await fakeOpenAiServer(new RuleLlm({ rounds: 1, readPages: true }));
-    search = await fakeSearxngServer({
+    cli = await cliEnvironment(new RuleLlm({ rounds: 1, readPages: true }), {
       localPages: true,
       pageText: {
         'topic 1': ['Spring tides happen at new and full moon, when the sun and the moon pull together.'],
       },
     });
-    env = {
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: model.baseUrl,
-      RESEARCH_MODEL: 'gpt-4.1',
-      SEARXNG_URL: search.url,
-      ALLOW_PRIVATE_URLS: 'true',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-    };
+    env = cli.env;
   });
-  afterAll(async () => Promise.all([model.close(), search.close()]));
+  afterAll(async () => cli.close());
 
   it('answers from the report’s kept sources without research, says when they do not, and sessions show lists both', async () => {
     const first = io();
@@ -43,16 +29,16 @@ describe('deep-research ask --about', () => {
       .at(-1)!
       .match(/session (\S+)$/)![1]!
       .slice(0, 8);
-    const web = search.hits.length;
-    const calls = model.requests.length;
+    const web = cli.search.hits.length;
+    const calls = cli.model.requests.length;
 
     const asked = io();
     expect(await runCli(['ask', '--about', id, 'When do spring tides happen?'], env, asked)).toBe(0);
     expect(asked.out.text).toMatch(
       /^Spring tides happen at new and full moon, when the sun and the moon pull together \[1\]\.\n\n\[1\] Topic 1 /,
     );
-    expect(search.hits.length).toBe(web);
-    expect(model.requests.slice(calls).map((r) => r.response_format?.json_schema?.name)).toEqual([
+    expect(cli.search.hits.length).toBe(web);
+    expect(cli.model.requests.slice(calls).map((r) => r.response_format?.json_schema?.name)).toEqual([
       'report_question',
     ]);
 

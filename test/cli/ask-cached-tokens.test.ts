@@ -1,32 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
-import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
+import { cliEnvironment } from '../helpers/cli-env.js';
 import { io } from '../helpers/io.js';
-import { realPostgres } from '../helpers/postgres.js';
 
 describe('deep-research ask against a server that reports prompt-cache hits', () => {
-  let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
-  let search: Awaited<ReturnType<typeof fakeSearxngServer>>;
+  let cli: Awaited<ReturnType<typeof cliEnvironment>>;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    const db = await realPostgres();
-    await db.close();
     // Every answer: 50 input tokens, 40 of them from the cache (OpenAI's prompt_tokens_details.cached_tokens).
-    model = await fakeOpenAiServer(new RuleLlm({ rounds: 1, cachedInputTokens: 40 }));
-    search = await fakeSearxngServer();
-    env = {
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: model.baseUrl,
-      RESEARCH_MODEL: 'gpt-4.1',
-      SEARXNG_URL: search.url,
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-    };
+    cli = await cliEnvironment(new RuleLlm({ rounds: 1, cachedInputTokens: 40 }));
+    env = cli.env;
   });
-  afterAll(async () => Promise.all([model.close(), search.close()]));
+  afterAll(async () => cli.close());
 
   it('shows the cached share in the footer and in sessions show', async () => {
     const streams = io();

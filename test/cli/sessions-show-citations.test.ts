@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
-import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
-import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
+import { cliEnvironment } from '../helpers/cli-env.js';
 import { io } from '../helpers/io.js';
-import { realPostgres } from '../helpers/postgres.js';
 
 describe('the claim check from the terminal', () => {
-  let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
-  let search: Awaited<ReturnType<typeof fakeSearxngServer>>;
+  let cli: Awaited<ReturnType<typeof cliEnvironment>>;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    const db = await realPostgres();
-    await db.close();
     const llm = new RuleLlm({
       rounds: 1,
       readPages: true,
@@ -21,24 +16,15 @@ describe('the claim check from the terminal', () => {
         'Spring tides come at new and full moon [1]. Tides rise twice a day because of the sun alone [1].',
       judge: (claim) => (claim.startsWith('Tides rise') ? 'unsupported' : 'supported'),
     });
-    model = await fakeOpenAiServer(llm);
-    search = await fakeSearxngServer({
+    cli = await cliEnvironment(llm, {
       localPages: true,
       pageText: {
         'topic 1': ['Spring tides happen at new and full moon, when the sun and the moon pull together.'],
       },
     });
-    env = {
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: model.baseUrl,
-      RESEARCH_MODEL: 'gpt-4.1',
-      SEARXNG_URL: search.url,
-      ALLOW_PRIVATE_URLS: 'true',
-      DATABASE_URL: db.url,
-      LOG_LEVEL: 'silent',
-    };
+    env = cli.env;
   });
-  afterAll(async () => Promise.all([model.close(), search.close()]));
+  afterAll(async () => cli.close());
 
   it('prints the figures, the marked sentence and the quotes, in ask and in sessions show', async () => {
     const streams = io();
