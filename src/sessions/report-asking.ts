@@ -6,7 +6,7 @@ import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { SpendStore } from '../store/spend-store.js';
 import { capRefusal, type SpendCaps, spendLeft } from './spend-caps.js';
 
-export type Answered = Extract<ReportAnswer, { kind: 'answered' }>;
+type Answered = Extract<ReportAnswer, { kind: 'answered' }>;
 
 /** What asking a report came to: the answer (stored), "not in the sources" (stored), or why it was not asked. */
 export type Asked =
