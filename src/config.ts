@@ -114,7 +114,7 @@ const schema = z.object({
   PLAN_REVIEW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   // auto: streamed progress and a canvas with its summary in the thread, each where Slack allows it.
   REPORT_FORMAT: optionalText.pipe(z.enum(['auto', 'canvas', 'messages']).default('auto')),
-  // Example questions a new assistant-view thread offers, separated by "|" (Slack shows at most 4).
+  // Example questions the app's Messages tab offers, separated by "|" (Slack shows at most 4).
   SUGGESTED_PROMPTS: z
     .string()
     .default(DEFAULT_SUGGESTED_PROMPTS.join(' | '))

@@ -233,7 +233,6 @@ async function startApp(
   room.moments.onSettled(({ session }) => home.refresh(session.requester, session.teamId));
   const service = new SlackSessions({
     ...starting,
-    suggestedPrompts: slack.suggestedPrompts,
     review,
     questions,
     reuse,
@@ -261,6 +260,7 @@ async function startApp(
       home,
       store: store.sessions,
       api,
+      suggestedPrompts: slack.suggestedPrompts,
     },
   );
   return app;

@@ -45,8 +45,10 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'conversations.history': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
-  'assistant.threads.setTitle': ['assistant:write'],
   'assistant.threads.setStatus': ['assistant:write'],
+  // Agent sessions: thread-based ones need chat:write (docs.slack.dev/ai/agent-sessions).
+  'agents.sessions.setStatus': ['chat:write'],
+  'agents.sessions.rename': ['chat:write'],
   // The report as a canvas, readable by the channel (or the requester in a DM).
   'canvases.create': ['canvases:write'],
   'canvases.access.set': ['canvases:write'],
@@ -74,10 +76,12 @@ describe('manifest.yml', () => {
       scopes.add('app_mentions:read');
       events.push('app_mention');
     }
-    if (code.includes("app.event('assistant_thread_started'")) {
+    if (code.includes("app.event('agent_session_stopped'")) {
+      // Declaring the app an agent adds assistant:write; assistant_view is the legacy experience it replaces.
       scopes.add('assistant:write');
-      events.push('assistant_thread_started');
-      expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
+      events.push('agent_session_stopped');
+      expect(manifest.features.agent_view?.agent_description).toBeTruthy();
+      expect(manifest.features.assistant_view).toBeUndefined();
     }
     if (code.includes("app.event('app_home_opened'")) {
       events.push('app_home_opened');

@@ -108,32 +108,10 @@ export class SlackApi {
     );
   }
 
-  /** Example questions offered in a new assistant-view thread. */
-  async suggestPrompts(
-    channel: string,
-    threadTs: string,
-    prompts: { title: string; message: string }[],
-  ): Promise<void> {
-    await this.call('assistant.threads.setSuggestedPrompts', () =>
-      this.client.assistant.threads.setSuggestedPrompts({
-        channel_id: channel,
-        thread_ts: threadTs,
-        prompts,
-      }),
-    );
-  }
-
-  /** The assistant-view thread's status line ("is searching …"); empty clears it. */
+  /** A direct-message thread's status line ("is searching …"); empty clears it. */
   async setStatus(channel: string, threadTs: string, status: string): Promise<void> {
     await this.call('assistant.threads.setStatus', () =>
       this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }),
-    );
-  }
-
-  /** The assistant-view thread's name in the history list. */
-  async titleThread(channel: string, threadTs: string, title: string): Promise<void> {
-    await this.call('assistant.threads.setTitle', () =>
-      this.client.assistant.threads.setTitle({ channel_id: channel, thread_ts: threadTs, title }),
     );
   }
 

@@ -6,6 +6,7 @@ import { type OpsSources, opsRoutes } from './ops-routes.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import { USAGE } from './render/status-list.js';
+import { agentMessagingEvents } from './slack-agent-messaging.js';
 import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
 import { homeEvents, type SlackHome } from './slack-home.js';
@@ -41,6 +42,8 @@ export interface SlackAppParts {
   store: SessionStore;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
+  /** Example questions in the Messages tab. */
+  suggestedPrompts: string[];
 }
 
 export interface SlackApp {
@@ -59,7 +62,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find']);
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, questions, finder, reuse, home, store, api }: SlackAppParts,
+  { service, review, questions, finder, reuse, home, store, api, suggestedPrompts }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -132,17 +135,6 @@ export function createSlackApp(
     } catch (err) {
       log.error({ err, team: command.team_id, channel: command.channel_id }, '/research failed');
       await say('Something went wrong on my side; please try again in a minute.').catch(() => {});
-    }
-  });
-
-  // A new thread in the assistant view: offer example questions; the person's message there starts research.
-  app.event('assistant_thread_started', async ({ event, body }) => {
-    const { channel_id: channel, thread_ts: threadTs } = event.assistant_thread;
-    try {
-      if (!(await once(`event:${body.event_id}`))) return;
-      await service.greetAssistantThread(channel, threadTs);
-    } catch (err) {
-      log.warn({ err, channel }, 'could not greet the assistant thread');
     }
   });
 
@@ -234,6 +226,14 @@ export function createSlackApp(
   for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));
   reuseActions(app, reuse, log, SORRY);
   homeEvents(app, home, log, (place, question) => service.startFromCommand(place, question));
+  agentMessagingEvents(app, {
+    sessions: store,
+    api,
+    log,
+    prompts: suggestedPrompts,
+    cancel: (id, user) => service.cancel(id, user),
+    once,
+  });
   app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
     const sessionId = view.private_metadata;
     try {

@@ -19,8 +19,9 @@ const RATES: Record<string, Rate & { perChannel?: boolean }> = {
   'chat.delete': { burst: 5, everyMs: 1300 },
   'reactions.add': { burst: 5, everyMs: 1300 },
   conversations: { burst: 3, everyMs: 1300 },
-  // assistant.threads.setSuggestedPrompts / setTitle
+  // assistant.threads.setSuggestedPrompts / setStatus, and agents.sessions.setStatus / rename
   assistant: { burst: 5, everyMs: 1300 },
+  agents: { burst: 5, everyMs: 1300 },
   // Tier 2 (20+ a minute); canvases.create is Tier 2, and its share and delete go with it
   'reactions.remove': { burst: 3, everyMs: 3100 },
   canvases: { burst: 3, everyMs: 3100 },

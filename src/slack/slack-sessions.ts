@@ -4,7 +4,7 @@ import type { SessionRow } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { keyedQueue } from './keyed-queue.js';
 import type { PlanReview } from './plan-review.js';
-import { clarifyMessage, noticeMessage, oneLine, rootMessage } from './render/messages.js';
+import { clarifyMessage, noticeMessage, rootMessage } from './render/messages.js';
 import { CANNOT_POST } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
 import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
@@ -14,8 +14,6 @@ import { closingIntents, threadOf } from './thread/closing-intents.js';
 
 export interface SlackSessionsDeps extends SessionStarterDeps {
   api: SlackApi;
-  /** Example questions offered in a new assistant-view thread. */
-  suggestedPrompts: string[];
   review: PlanReview;
   /** Questions about a thread's finished report (see SlackReportQuestions). */
   questions?: {
@@ -124,14 +122,6 @@ export class SlackSessions {
       await reply(refusal);
       return;
     }
-    // The first research in a direct-message thread names it (the assistant view's thread list).
-    if (message.isDm && message.threadTs && !latest) {
-      await this.deps.api
-        .titleThread(message.channelId, threadTs, oneLine(question, 80))
-        .catch((err) =>
-          this.deps.log.warn({ err, channel: message.channelId }, 'could not title the thread'),
-        );
-    }
   }
 
   /** A reply in a thread that does not mention the bot: only the requester's answer to open questions counts. */
@@ -139,7 +129,7 @@ export class SlackSessions {
     const latest = (
       await this.deps.sessions.threadSessions(message.teamId, message.channelId, message.threadTs)
     )[0];
-    // A direct-message thread without research (an assistant-view thread, say): the message is the question.
+    // A direct-message thread without research (opened in the Messages tab, say): the message is the question.
     if (!latest) {
       if (message.isDm) await this.onMention(message);
       return;
@@ -184,12 +174,6 @@ export class SlackSessions {
     if (row.requester !== userId) return `Only <@${row.requester}> can start this research.`;
     await this.answer(row, null, userId, 'skipped');
     return undefined;
-  }
-
-  /** A new assistant-view thread: offer the example questions (a greeting, so a failure is only logged). */
-  async greetAssistantThread(channelId: string, threadTs: string): Promise<void> {
-    const prompts = this.deps.suggestedPrompts.map((message) => ({ title: oneLine(message, 60), message }));
-    await this.deps.api.suggestPrompts(channelId, threadTs, prompts);
   }
 
   /** A reader's verdict from the report's feedback buttons: one per person, the latest click counts. */

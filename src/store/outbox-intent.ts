@@ -5,7 +5,7 @@
  */
 export interface OutboxIntent {
   key: string;
-  op: 'post' | 'update' | 'delete' | 'react' | 'unreact' | 'upload' | 'canvas';
+  op: 'post' | 'update' | 'delete' | 'react' | 'unreact' | 'upload' | 'canvas' | 'agent_status';
   /** The thread role it writes (see src/slack/thread/thread-roles.ts). */
   role: string;
   /** A channel id, or `'dm'`: the requester's direct messages with the app. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeAgents } from './fake-slack-agents.js';
 import { fakeCanvases } from './fake-slack-canvases.js';
 import { type FakeStream, fakeStreams } from './fake-slack-streams.js';
 
@@ -79,17 +80,15 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const held: { when: (method: string, args: Record<string, unknown>) => boolean; arrived: () => void }[] =
     [];
   const slow: { method: string; ms: number; arrived: () => void }[] = [];
-  /** What the app set on each assistant-view thread, by `channel:thread_ts`. */
-  const assistant = new Map<
-    string,
-    { prompts?: { title: string; message: string }[]; title?: string; statuses?: string[] }
-  >();
+  /** The status lines the app set on each direct-message thread, by `channel:thread_ts`. */
+  const assistant = new Map<string, { statuses?: string[] }>();
   const assistantThread = (channel: string, threadTs: string) => {
     const key = `${channel}:${threadTs}`;
     if (!assistant.has(key)) assistant.set(key, {});
     return assistant.get(key)!;
   };
   const canvases = fakeCanvases(parseJson);
+  const agents = fakeAgents(parseJson);
   const views: { trigger: string; view: Record<string, unknown> }[] = [];
   /** Each person's published Home tab, the latest. */
   const homes = new Map<string, Record<string, unknown>>();
@@ -324,23 +323,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         homes.set(String(args.user_id), view as Record<string, unknown>);
         return ok({ view: { id: `VH${homes.size}`, ...view } });
       }
-      // The assistant view (docs.slack.dev: assistant.threads.*): a thread is channel_id + thread_ts.
-      case 'assistant.threads.setSuggestedPrompts': {
-        const prompts = parseJson(args.prompts) as { title?: unknown; message?: unknown }[] | undefined;
-        const valid =
-          Array.isArray(prompts) &&
-          prompts.length >= 1 &&
-          prompts.length <= 4 &&
-          prompts.every(
-            (p) => typeof p.title === 'string' && p.title && typeof p.message === 'string' && p.message,
-          );
-        if (!args.channel_id || !args.thread_ts || !valid) return fail('invalid_arguments');
-        assistantThread(String(args.channel_id), String(args.thread_ts)).prompts = prompts as {
-          title: string;
-          message: string;
-        }[];
-        return ok({});
-      }
+      // A direct-message thread's status line (docs.slack.dev: assistant.threads.setStatus).
       case 'assistant.threads.setStatus': {
         if (!args.channel_id || !args.thread_ts || typeof args.status !== 'string')
           return fail('invalid_arguments');
@@ -348,13 +331,9 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         thread.statuses = [...(thread.statuses ?? []), String(args.status)];
         return ok({});
       }
-      case 'assistant.threads.setTitle': {
-        if (!args.channel_id || !args.thread_ts || !args.title) return fail('invalid_arguments');
-        assistantThread(String(args.channel_id), String(args.thread_ts)).title = String(args.title);
-        return ok({});
-      }
       default: {
-        const answer = canvases.handle(method, args) ?? streams.handle(method, args);
+        const answer =
+          canvases.handle(method, args) ?? streams.handle(method, args) ?? agents.handle(method, args);
         if (!answer) return fail('unknown_method');
         return answer.ok ? ok(answer.body) : fail(answer.error);
       }
@@ -454,8 +433,15 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     views,
     /** Canvases the app made (deleted ones marked). */
     canvases: canvases.canvases,
-    /** What the app set on an assistant-view thread (suggested prompts, title). */
+    /** The status lines the app set on a direct-message thread. */
     assistantThread: (channel: string, threadTs: string) => assistant.get(`${channel}:${threadTs}`),
+    /** Agent sessions (statuses, titles) and the Messages tab's example questions. */
+    agents,
+    /**
+     * The person pressed Stop on the thread's agent session: Slack stops the
+     * thread's streams itself; returns their ts (the event's streaming_message_ts).
+     */
+    stopByUser: (channel: string, threadTs: string) => streams.stopByUser(channel, threadTs),
     /** Reactions on a message (the bot's or a person's), by channel and ts. */
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,

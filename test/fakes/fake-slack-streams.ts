@@ -11,6 +11,8 @@ export interface FakeTask {
 /** A streamed message's own state. */
 export interface FakeStream {
   state: 'streaming' | 'stopped';
+  /** Stopped by the person (Slack's Stop button), not by the app. */
+  byUser?: boolean;
   mode: string;
   recipient?: { user: string; team: string };
   title?: string;
@@ -41,7 +43,8 @@ interface StreamedMessage {
  * recipient outside direct messages, `task_display_mode` timeline or plan,
  * chunks of type markdown_text (≤ 12,000 characters), task_update (id, title,
  * status, details, output, URL sources), plan_update (title) and blocks; no
- * appends once stopped (`message_not_in_streaming_state`).
+ * appends once stopped (`message_not_in_streaming_state`, or `stopped_by_user`
+ * after the person pressed Stop).
  */
 export function fakeStreams(
   messages: StreamedMessage[],
@@ -127,6 +130,7 @@ export function fakeStreams(
       case 'chat.stopStream': {
         const message = find(channel, String(args.ts));
         if (!message) return { ok: false, error: 'message_not_found' };
+        if (message.stream?.byUser) return { ok: false, error: 'stopped_by_user' };
         if (message.stream?.state !== 'streaming')
           return { ok: false, error: 'message_not_in_streaming_state' };
         const refused =
@@ -148,7 +152,15 @@ export function fakeStreams(
     return find(channel, ts)?.stream?.state === 'streaming' ? 'message_not_in_streaming_state' : undefined;
   }
 
-  return { handle, refusesUpdate };
+  function stopByUser(channel: string, threadTs: string): string[] {
+    const running = messages.filter(
+      (m) => m.channel === channel && m.threadTs === threadTs && m.stream?.state === 'streaming',
+    );
+    for (const m of running) Object.assign(m.stream!, { state: 'stopped', byUser: true });
+    return running.map((m) => m.ts);
+  }
+
+  return { handle, refusesUpdate, stopByUser };
 }
 
 function validTask(chunk: Record<string, unknown>): FakeTask | undefined {

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Llm, LlmPurpose } from '../../src/ports/llm.js';
+import type { Logger } from '../../src/ports/logger.js';
 import { runService } from '../../src/run-service.js';
 import type { ReportPublished } from '../../src/sessions/session-moments.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
@@ -56,11 +57,13 @@ export async function slackHarness(
   const servers: { stop: () => Promise<void> }[] = [];
   /** Reports the serve processes announced as published (the session room's moment). */
   const published: ReportPublished[] = [];
+  /** Warnings and errors the serve processes logged. */
+  const logs: LoggedLine[] = [];
 
   /** Starts one `serve` process-equivalent; several may run against the same database. */
   async function start(): Promise<{ url: string; stop: () => Promise<void> }> {
     const config = loadConfig(env);
-    const logger = createLogger(env.LOG_LEVEL);
+    const logger = recording(createLogger(env.LOG_LEVEL), logs);
     const controller = new AbortController();
     let listening!: (port: number | undefined) => void;
     const port = new Promise<number | undefined>((resolve) => {
@@ -93,6 +96,7 @@ export async function slackHarness(
     model,
     env,
     published,
+    logs,
     start,
     async close() {
       for (const s of servers.splice(0)) await s.stop().catch(() => {});
@@ -102,6 +106,27 @@ export async function slackHarness(
 }
 
 export type SlackHarness = Awaited<ReturnType<typeof slackHarness>>;
+
+export interface LoggedLine {
+  level: 'warn' | 'error';
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
+/** `logger`, with its warnings and errors (and its children's) also kept in `lines`. */
+function recording(logger: Logger, lines: LoggedLine[], bound: Record<string, unknown> = {}): Logger {
+  const keep = (level: LoggedLine['level']) => (obj: object, msg?: string) => {
+    lines.push({ level, msg: msg ?? '', fields: { ...bound, ...obj } });
+    logger[level](obj, msg);
+  };
+  return {
+    info: (obj, msg) => logger.info(obj, msg),
+    warn: keep('warn'),
+    error: keep('error'),
+    child: (bindings) => recording(logger.child(bindings), lines, { ...bound, ...bindings }),
+  };
+}
+
 export type { FakeSlack };
 
 /** Polls until `check` returns something truthy. */

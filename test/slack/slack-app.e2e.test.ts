@@ -116,33 +116,34 @@ describe('the Slack app, end to end', () => {
     expect(show.out.text).toMatch(/^Feedback: 1 good, 1 not good \(UANN not good .+; UBOB good .+\)$/m);
   }, 60_000);
 
-  it('works in the assistant view: example questions, a message in the thread researched there, a title', async () => {
+  it('works in the Messages tab: example questions, a message there researched in its thread, a title', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }), {
       SUGGESTED_PROMPTS: 'What is tidal power? | How do tides work?',
     });
     const app = await h.start();
-    const threadTs = userTs();
-    const started = await signedPost(
+    // Agent messaging: opening the app's Messages tab (app_home_opened, tab "messages") replaces
+    // assistant_thread_started.
+    const opened = await signedPost(
       app.url,
       eventCallback({
-        type: 'assistant_thread_started',
-        assistant_thread: { user_id: 'UANN', channel_id: 'D1', thread_ts: threadTs, context: {} },
+        type: 'app_home_opened',
+        user: 'UANN',
+        channel: 'D1',
+        tab: 'messages',
         event_ts: userTs(),
       }),
       JSON_TYPE,
     );
-    expect(started.status).toBe(200);
-    const greeted = await eventually(
-      () => h!.slack.assistantThread('D1', threadTs)?.prompts,
-      10_000,
-      'prompts',
-    );
+    expect(opened.status).toBe(200);
+    const greeted = await eventually(() => h!.slack.agents.prompts.get('D1'), 10_000, 'prompts');
     expect(greeted).toEqual([
       { title: 'What is tidal power?', message: 'What is tidal power?' },
       { title: 'How do tides work?', message: 'How do tides work?' },
     ]);
 
-    const asked = userTs();
+    const threadTs = userTs();
+    // Slack opened an agent session for the person's message with a title of its own: ours is the question.
+    h.slack.agents.open('D1', threadTs, 'Chat from today');
     await signedPost(
       app.url,
       eventCallback({
@@ -151,14 +152,15 @@ describe('the Slack app, end to end', () => {
         channel_type: 'im',
         user: 'UANN',
         text: 'How do tides work?',
-        ts: asked,
-        thread_ts: threadTs,
+        ts: threadTs,
       }),
       JSON_TYPE,
     );
     const file = await eventually(() => h!.slack.files.find((f) => f.title), 20_000, 'report.md');
     expect(file.threadTs).toBe(threadTs);
-    expect(h.slack.assistantThread('D1', threadTs)?.title).toBe('How do tides work?');
+    expect(h.slack.agents.sessions.get(`D1:${threadTs}`)?.title).toBe('How do tides work?');
+    await eventually(() => h!.slack.agents.changes('D1', threadTs).at(-1) === 'closed', 10_000, 'closed');
+    expect(h.slack.agents.changes('D1', threadTs)).toEqual(['processing', 'closed']);
     // While research ran, the status line said what was happening.
     expect(h.slack.assistantThread('D1', threadTs)?.statuses).toEqual(
       expect.arrayContaining([
@@ -704,6 +706,9 @@ describe('DMs, status and admins', () => {
     expect(render(clarify)).toContain(':no_entry: *Cancelled* by <@UADMIN>');
     expect(clarify.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect((await storedSessions(h))[0]!.status).toBe('cancelled');
+    // The thread's agent session waited for the person, then closed with the session.
+    await eventually(() => h!.slack.agents.changes('C1', root.ts).at(-1) === 'closed', 5000, 'closed');
+    expect(h.slack.agents.changes('C1', root.ts)).toEqual(['processing', 'active', 'closed']);
   });
 });
 

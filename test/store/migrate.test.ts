@@ -33,6 +33,7 @@ describe.each([
       '014_report_answers.sql',
       '015_report_search.sql',
       '016_reuse_offers.sql',
+      '017_agent_sessions.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -54,6 +55,7 @@ describe.each([
       { id: 14, name: '014_report_answers.sql' },
       { id: 15, name: '015_report_search.sql' },
       { id: 16, name: '016_reuse_offers.sql' },
+      { id: 17, name: '017_agent_sessions.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",

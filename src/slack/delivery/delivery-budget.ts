@@ -36,4 +36,5 @@ const METHOD: Record<Exclude<OutboxRow['op'], 'update'>, string> = {
   react: 'reactions.add',
   unreact: 'reactions.remove',
   canvas: 'canvases.create',
+  agent_status: 'agents.sessions.setStatus',
 };

@@ -43,21 +43,32 @@ const MESSAGE_GONE = new Set(['message_not_found', 'cant_update_message', 'edit_
  * a bad token, a conversation we cannot use, or a transient failure.
  */
 export function featureRefused(code: string, op: OutboxRow['op'] = 'post'): boolean {
-  // A canvas refused for the channel (restricted_action…) is not a thread we cannot post in: messages may work.
-  return !RETRYABLE.has(code) && !TOKEN.has(code) && (op === 'canvas' || !(code in CHANNEL_GONE));
+  // A canvas or an agent status refused for the channel (restricted_action…) is not a thread we cannot post
+  // in: messages may work.
+  const besideMessages = op === 'canvas' || op === 'agent_status';
+  return !RETRYABLE.has(code) && !TOKEN.has(code) && (besideMessages || !(code in CHANNEL_GONE));
 }
+
+/**
+ * Attempts an agent status gets when Slack fails it for a while: the
+ * session's later writes (its report) wait behind it, and the status is only
+ * the thread's label.
+ */
+const AGENT_STATUS_ATTEMPTS = 3;
 
 export function classifyFailure(row: OutboxRow, error: unknown): Failure {
   if (error instanceof SlackRateLimited) return { kind: 'rate-limited', code: 'ratelimited' };
   const shows = row.op === 'post' || row.op === 'upload';
-  if (!(error instanceof SlackCallError)) {
-    const code = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
-    return { kind: 'transient', code: String(code), mayHaveLanded: shows };
-  }
+  if (row.op === 'agent_status' && row.attempts >= AGENT_STATUS_ATTEMPTS)
+    return { kind: 'refused', code: errorCode(error), quiet: true };
+  if (!(error instanceof SlackCallError))
+    return { kind: 'transient', code: errorCode(error), mayHaveLanded: shows };
   const code = error.code;
   // Canvases may be off for the plan, the workspace or our scopes (an install from before we used them):
   // the report goes to the thread as messages instead.
   if (row.op === 'canvas' && featureRefused(code, 'canvas')) return { kind: 'refused', code, quiet: true };
+  if (row.op === 'agent_status' && row.attempts >= AGENT_STATUS_ATTEMPTS)
+    return { kind: 'refused', code, quiet: true };
   if (AUTH.has(code)) return { kind: 'auth', code };
   const reason = CHANNEL_GONE[code];
   if (reason && row.channelId !== 'dm') {
@@ -71,6 +82,11 @@ export function classifyFailure(row: OutboxRow, error: unknown): Failure {
   return { kind: 'refused', code, quiet: row.op === 'update' && MESSAGE_GONE.has(code) };
 }
 
+function errorCode(error: unknown): string {
+  if (error instanceof SlackCallError) return error.code;
+  return String((error as { code?: string }).code ?? (error as Error).name ?? 'error');
+}
+
 /** How a write Slack refused for good is logged: expected refusals are warnings. */
 export function refusalLog(row: OutboxRow, failure: Failure): { level: 'warn' | 'error'; text: string } {
   if (row.op === 'canvas') {
@@ -79,6 +95,11 @@ export function refusalLog(row: OutboxRow, failure: Failure): { level: 'warn' | 
     const fix = "REPORT_FORMAT=canvas needs canvases on the workspace's plan and the canvases:write scope";
     return { level: 'error', text: `${text}. ${fix} (reinstall the app after adding it)` };
   }
+  if (row.op === 'agent_status')
+    return {
+      level: 'warn',
+      text: 'Slack did not take an agent session status; the thread goes on without it',
+    };
   if (failure.kind === 'refused' && failure.quiet)
     return { level: 'warn', text: 'Slack refused an edit of a message that is gone' };
   return { level: 'error', text: 'Slack refused a write' };

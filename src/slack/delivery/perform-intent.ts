@@ -1,6 +1,7 @@
 import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
 import type { SessionStore, SlackMessageRef } from '../../store/session-store.js';
 import type { SlackMessage } from '../render/messages.js';
+import { type AgentStatusPayload, setAgentStatus } from '../slack-agents.js';
 import type { SlackApi } from '../slack-api.js';
 import { createCanvas, deleteCanvas, shareCanvas } from '../slack-canvases.js';
 import { SlackCallError } from '../slack-errors.js';
@@ -114,15 +115,24 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
           await stopStream(ctx.api, channel, ts, payload.stop);
           return undefined;
         } catch (error) {
-          // Slack ended the stream already (or this stop landed before a crash): the message is edited instead.
-          if (!(error instanceof SlackCallError && error.code === 'message_not_in_streaming_state'))
-            throw error;
+          // Slack ended the stream already (the person pressed Stop, or this stop landed before a crash): the
+          // message is edited instead.
+          if (!(error instanceof SlackCallError && STREAM_ENDED.has(error.code))) throw error;
         }
       }
       const message = await withReportLink(ctx, row.sessionId, payload.message);
       await ctx.edits.deliver({ team: row.teamId, channel, ts, sessionId: row.sessionId }, message);
       return undefined;
     }
+    case 'agent_status':
+      try {
+        await setAgentStatus(ctx.api, channel, row.payload as AgentStatusPayload);
+      } catch (error) {
+        // Not an agent app here (the manifest's agent_view), or not this conversation: the thread is as before.
+        if (!(error instanceof SlackCallError && featureRefused(error.code, 'agent_status'))) throw error;
+        ctx.fellBack('an agent session status; the thread goes on without one', error.code);
+      }
+      return undefined;
     case 'delete':
       await ctx.api.remove(channel, (row.payload as { ts: string }).ts);
       return undefined;
@@ -135,6 +145,8 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
     }
   }
 }
+
+const STREAM_ENDED = new Set(['message_not_in_streaming_state', 'stopped_by_user']);
 
 /** The app's own message in the thread that carries no tag and that no role of this session owns. */
 async function findStream(ctx: PerformContext, row: OutboxRow, channel: string, oldest: string) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { initialProgress, type Progress, reduceProgress } from '../../engine/progress.js';
 import { usageFooter } from '../../engine/report-markdown.js';
 import type { Logger } from '../../ports/logger.js';
@@ -16,7 +17,7 @@ import {
   rootMessage,
   type SlackMessage,
 } from '../render/messages.js';
-import { safeText } from '../render/mrkdwn.js';
+import { safeSentence } from '../render/mrkdwn.js';
 import { closingLine, finalChunks, startChunks } from '../render/progress-chunks.js';
 import { reportIntents } from '../thread/report-intents.js';
 import { SessionThread } from '../thread/session-thread.js';
@@ -85,6 +86,10 @@ export class ThreadPublisher implements SessionSurface {
     else if (view.phase === 'research' && !owned.has({ kind: 'progress' }) && view.reportVersion > 1)
       publisher.startsHere = 'none';
     if (owned.has({ kind: 'progress' })) publisher.startTicking();
+    // Research starts or goes on here: the thread's agent session says the app is working (its first run names it).
+    const opening = row.turn === 1 && events.length === 0;
+    const agent = { title: row.question, initiator: row.requester };
+    publisher.record([thread.agentStatus('processing', `run:${randomUUID()}`, opening ? agent : undefined)]);
     return publisher;
   }
 
@@ -116,12 +121,18 @@ export class ThreadPublisher implements SessionSurface {
     const t = this.thread;
     const id = this.row.id;
     if (settled.kind === 'needs_clarification') {
-      return [t.post({ kind: 'clarify' }, clarifyMessage(settled.questions, id, { kind: 'open' }))];
+      return [
+        t.post({ kind: 'clarify' }, clarifyMessage(settled.questions, id, { kind: 'open' })),
+        t.agentStatus('active', 'clarify'),
+      ];
     }
     if (settled.kind === 'needs_plan_review') {
       const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
       const review = { sessionId: id, estimate, seconds: settled.seconds };
-      return [t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review))];
+      return [
+        t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review)),
+        t.agentStatus('active', 'review'),
+      ];
     }
     let ending: Ending;
     let report: FinalReport | null = null;
@@ -144,7 +155,7 @@ export class ThreadPublisher implements SessionSurface {
       );
     } else {
       ending = { kind: 'failed', reason: settled.message };
-      const why = safeText(sentence(settled.message));
+      const why = safeSentence(settled.message);
       intents.push(
         t.notice('failed', noticeMessage(`:x: The research failed: ${why} (session ${id})`), true),
       );
@@ -165,6 +176,7 @@ export class ThreadPublisher implements SessionSurface {
     intents.push(t.edit({ kind: 'progress' }, final, stop));
     if (this.streams && this.plan) intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan)));
     intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
+    intents.push(t.agentStatus('closed', 'end'));
     return intents;
   }
 
@@ -208,11 +220,16 @@ export class ThreadPublisher implements SessionSurface {
     // Marked as ours now, so the outcome edits them even if Slack has not taken them yet.
     for (const intent of intents)
       if (intent.op === 'post') this.owned.set(intent.role, { channelId: intent.channelId });
+    this.record(intents);
+    this.startTicking();
+  }
+
+  /** Writes shown while the session runs, delivered as soon as they are recorded. */
+  private record(intents: OutboxIntent[]): void {
     this.deps.outbox.add(this.row.id, intents).then(
       () => this.deps.dispatcher.nudge(),
-      (err) => this.log.error({ err, sessionId: this.row.id }, 'could not record the plan for Slack'),
+      (err) => this.log.error({ err, sessionId: this.row.id }, 'could not record writes for Slack'),
     );
-    this.startTicking();
   }
 
   /** A live refresh: an append to the stream, or an edit through the scheduler (newest wins). */
@@ -279,9 +296,4 @@ export class ThreadPublisher implements SessionSurface {
   private now(): number {
     return this.deps.clock.now();
   }
-}
-
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }

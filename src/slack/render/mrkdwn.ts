@@ -27,6 +27,12 @@ export function safeText(text: string): string {
   return defang(escapeMrkdwn(text));
 }
 
+/** Text as one safe sentence (a failure's reason), ending in a full stop if it had no ending of its own. */
+export function safeSentence(text: string): string {
+  const trimmed = text.trim();
+  return safeText(/[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`);
+}
+
 function defang(text: string): string {
   return text.replace(/@(channel|here|everyone)\b/gi, '@\u200b$1');
 }

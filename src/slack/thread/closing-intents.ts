@@ -23,7 +23,10 @@ export async function closingIntents(
   ending: Ending,
 ): Promise<OutboxIntent[]> {
   const thread = await threadOf(sessions, row);
-  const opener = thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind);
+  const opener = [
+    ...thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind),
+    thread.agentStatus('closed', 'end'),
+  ];
   if (row.status === 'reviewing')
     return [thread.edit({ kind: 'plan' }, planMessage(view?.plan ?? '')), ...opener];
   const questions = view?.clarification?.questions ?? '';

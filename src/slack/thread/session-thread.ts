@@ -1,6 +1,7 @@
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SlackMessage } from '../render/messages.js';
 import type { StreamChunk } from '../render/progress-chunks.js';
+import type { AgentStatus, AgentStatusPayload } from '../slack-agents.js';
 import { type NoticeName, roleKey, type ThreadRole } from './thread-roles.js';
 
 /**
@@ -119,6 +120,20 @@ export class SessionThread {
    */
   canvas(payload: CanvasPayload): OutboxIntent {
     return this.intent('canvas', roleKey({ kind: 'canvas' }), 'canvas', payload);
+  }
+
+  /**
+   * The thread's agent session status. `moment` names the state change, so
+   * each change is one write however often it is recorded; `opening` names
+   * the session (its question and requester) when this write may create it.
+   */
+  agentStatus(
+    status: AgentStatus,
+    moment: string,
+    opening?: { title: string; initiator: string },
+  ): OutboxIntent {
+    const payload: AgentStatusPayload = { status, threadTs: this.place.threadTs, ...opening };
+    return this.intent('agent_status', 'agent', `agent:${status}:${moment}`, payload);
   }
 
   private reaction(op: 'react' | 'unreact', name: string): OutboxIntent {

@@ -1,6 +1,10 @@
 import { WebAPIHTTPError, WebAPIRequestError } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, fallbackIntents } from '../../../src/slack/delivery/delivery-failures.js';
+import {
+  classifyFailure,
+  fallbackIntents,
+  featureRefused,
+} from '../../../src/slack/delivery/delivery-failures.js';
 import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 import type { OutboxRow } from '../../../src/store/outbox-store.js';
 
@@ -44,6 +48,25 @@ describe('delivery failures', () => {
     });
     const http = new WebAPIHTTPError(503, 'Service Unavailable', {});
     expect(classifyFailure(row('update'), http)).toMatchObject({ kind: 'transient', mayHaveLanded: false });
+  });
+
+  it("gives an agent status a few tries only, and never treats its refusal as the thread's or the token's", () => {
+    const agent = (attempts: number) => ({ ...row('agent_status'), attempts }) as OutboxRow;
+    const down = new WebAPIHTTPError(503, 'Service Unavailable', {});
+    expect(classifyFailure(agent(1), down)).toMatchObject({ kind: 'transient', mayHaveLanded: false });
+    expect(classifyFailure(agent(3), down)).toMatchObject({ kind: 'refused', quiet: true });
+    expect(classifyFailure(agent(3), refused('internal_error'))).toEqual({
+      kind: 'refused',
+      code: 'internal_error',
+      quiet: true,
+    });
+    // Refused for good: not an agent app here, or a channel that takes no agent sessions (perform-intent falls
+    // back before this); a bad token is still everyone's problem.
+    for (const code of ['not_allowed_token_type', 'missing_scope', 'restricted_action', 'channel_not_found'])
+      expect(featureRefused(code, 'agent_status')).toBe(true);
+    expect(featureRefused('restricted_action', 'post')).toBe(false);
+    expect(featureRefused('invalid_auth', 'agent_status')).toBe(false);
+    expect(featureRefused('internal_error', 'agent_status')).toBe(false);
   });
 
   it('sends the requester one sentence saying why, then the essential writes, by DM', () => {
