@@ -229,7 +229,8 @@ async function startApp(
     log: logger,
     maxQuestionChars: config.slack.maxQuestionChars,
   });
-  // A person's Home shows their sessions: a session coming to rest refreshes it.
+  // A person's Home shows their sessions: a session starting a run or coming to rest refreshes it.
+  room.moments.onStarted((session) => home.refresh(session.requester, session.teamId));
   room.moments.onSettled(({ session }) => home.refresh(session.requester, session.teamId));
   const service = new SlackSessions({
     ...starting,

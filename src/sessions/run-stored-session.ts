@@ -61,6 +61,7 @@ export async function runStoredSession(
     const dropped = await sessions.truncateEventsToCheckpoint(id);
     row = await sessions.get(id);
     if (row && deps.surfaceFor) surface = await deps.surfaceFor(row, view, log);
+    if (row) deps.moments?.started(row);
     log.info({ backend: backend.name, phase: view.phase, dropped }, 'running session');
     const outcome: ResearchOutcome = await backend.run({
       checkpoint,

@@ -31,6 +31,7 @@ type Listener<T> = (moment: T) => void | Promise<void>;
  * stored; one that fails is logged and changes nothing for the others.
  */
 export class SessionMoments {
+  private readonly startedListeners = new Set<Listener<SessionRow>>();
   private readonly settledListeners = new Set<Listener<SessionSettled>>();
   private readonly publishedListeners = new Set<Listener<ReportPublished>>();
 
@@ -40,6 +41,12 @@ export class SessionMoments {
     private readonly log: Logger,
   ) {}
 
+  /** A run of the session begins here (first run, after answers or a review, or taken over). */
+  onStarted(listener: Listener<SessionRow>): () => void {
+    this.startedListeners.add(listener);
+    return () => this.startedListeners.delete(listener);
+  }
+
   onSettled(listener: Listener<SessionSettled>): () => void {
     this.settledListeners.add(listener);
     return () => this.settledListeners.delete(listener);
@@ -48,6 +55,11 @@ export class SessionMoments {
   onReportPublished(listener: Listener<ReportPublished>): () => void {
     this.publishedListeners.add(listener);
     return () => this.publishedListeners.delete(listener);
+  }
+
+  /** Told by the runner as a run begins. */
+  started(session: SessionRow): void {
+    this.tell(this.startedListeners, session, session.id);
   }
 
   /** Told by the runner; a session that rests `done` has nothing left to deliver: its report is published. */

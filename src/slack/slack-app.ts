@@ -210,7 +210,10 @@ export function createSlackApp(
       try {
         const value = (action as ButtonAction).value ?? '';
         const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '');
-        if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
+        // A click in the Home tab ([Cancel] on a running research) has no message to answer: the view shows it.
+        if (body.container?.type === 'view')
+          await home.publish(body.user.id, body.user.team_id ?? body.team?.id ?? '');
+        else if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
       } catch (err) {
         log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');
         await respond({ response_type: 'ephemeral', replace_original: false, text: SORRY }).catch(() => {});

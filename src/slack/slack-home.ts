@@ -70,16 +70,20 @@ export class SlackHome {
     const links = new Map(
       await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),
     );
-    const view = homeView({ running, reports: found.reports, query: words, page, more: found.more, links });
+    const view = homeView({
+      running,
+      reports: found.reports,
+      query: words,
+      page,
+      more: found.more,
+      links,
+      now: new Date(),
+    });
     await api.call('views.publish', () => api.client.views.publish({ user_id: userId, view }));
   }
 }
 
-/**
- * Opening the Home tab, searching it and paging it (each republishes the
- * person's view), and New research: a modal whose question starts research
- * in the chosen channel, or in a direct message with the app.
- */
+/** Starts research from a place and a question; a refusal to say, if refused. */
 type Start = (
   place: { teamId: string; channelId: string; userId: string },
   question: string,

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => db.close());
 
 describe('published moments', () => {
-  it('tells subscribers when a session settles and when its report is published, with version and sources, past a failing listener', async () => {
+  it('tells subscribers when a run starts, when a session settles and when its report is published, with version and sources, past a failing listener', async () => {
     const sessions = new SessionStore(db.pool);
     const research = testResearch({
       llm: new RuleLlm({ rounds: 2 }),
@@ -42,6 +42,8 @@ describe('published moments', () => {
       throw new Error('a broken subscriber');
     });
     moments.onSettled((m) => void settled.push(m));
+    const started: string[] = [];
+    moments.onStarted((row) => void started.push(`${row.id}:${row.status}`));
     moments.onReportPublished((m) => void published.push(m));
     const lifecycle = new SessionLifecycle(db.pool, 24);
     const w = startWorker(
@@ -59,6 +61,7 @@ describe('published moments', () => {
       const id = await submit(db, 'How do tides work?');
       const first = await waitFor(async () => published.find((p) => p.sessionId === id));
       expect(settled.map((s) => [s.session.id, s.settled.kind, s.status])).toEqual([[id, 'done', 'done']]);
+      expect(started).toEqual([`${id}:running`]);
       const row = (await sessions.get(id))!;
       expect(first).toEqual({
         sessionId: id,

@@ -79,6 +79,54 @@ describe('the Home tab', () => {
     expect(home('UANN')).not.toContain('open ocean');
   }, 120_000);
 
+  it("lists the person's research waiting for its plan review, and cancels it from Home", async () => {
+    // A new install's plan review: the plan waits 60 s for [Start now].
+    h = await slackHarness(new RuleLlm({ rounds: 1 }), { PLAN_REVIEW_SECONDS: '60' });
+    const app = await h.start();
+    const ts = '1800001200.000010';
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'app_mention',
+        channel: 'C1',
+        user: 'UANN',
+        text: '<@UBOT> How do tides work?',
+        ts,
+      }),
+      JSON_TYPE,
+    );
+    const [session] = await eventually(
+      async () => {
+        const rows = await storedSessions(h!);
+        return rows[0]?.status === 'reviewing' ? rows : undefined;
+      },
+      20_000,
+      'the plan under review',
+    );
+    const home = () => JSON.stringify(h!.slack.homes.get('UANN') ?? '');
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'app_home_opened',
+        user: 'UANN',
+        channel: 'DUANN',
+        tab: 'home',
+        ts: '1800001200.000011',
+      }),
+      JSON_TYPE,
+    );
+    await eventually(() => home().includes('How do tides work?'), 15_000, "UANN's Home");
+    expect(home()).toMatch(/plan waiting for \[Start now\] · \d+s since \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(home()).toContain(`"action_id":"research_cancel","value":"${session!.id}"`);
+
+    h.slack.homes.delete('UANN');
+    await signedPost(app.url, homeAction('research_cancel', 'UANN', session!.id, 'button'), FORM);
+    await eventually(() => home().includes('Nothing running.'), 15_000, 'Home republished');
+    expect((await storedSessions(h))[0]!.status).toBe('cancelled');
+    await eventually(() => h!.slack.agents.changes('C1', ts).at(-1) === 'closed', 10_000, 'closed');
+    expect(h.logs.filter((l) => l.level === 'error')).toEqual([]);
+  }, 120_000);
+
   it('starts a research from New research, in a direct message, and shows it in Home when it settles', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }));
     const app = await h.start();

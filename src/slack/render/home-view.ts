@@ -1,4 +1,5 @@
 import type { HomeView, KnownBlock } from '@slack/types';
+import { formatDuration } from '../../engine/progress.js';
 import type { ReportMatch } from '../../store/report-search.js';
 import type { SessionRow } from '../../store/session-store.js';
 import type { ReportLinks } from '../report-links.js';
@@ -52,7 +53,18 @@ export interface HomeContent {
   more: boolean;
   /** Where each report can be read, by session id. */
   links: Map<string, ReportLinks>;
+  /** When the view is published: a running session's time so far. */
+  now: Date;
 }
+
+/** Where a running session stands, as its requester reads it. */
+const STANDING: Partial<Record<SessionRow['status'], string>> = {
+  clarifying: 'waiting for your answers in the thread',
+  reviewing: 'plan waiting for [Start now]',
+  queued: 'queued',
+  running: 'researching',
+  reporting: 'writing the report',
+};
 
 /** Slack allows 100 blocks in a Home view. */
 const MAX_RUNNING = 10;
@@ -77,11 +89,13 @@ export function homeView(content: HomeContent): HomeView {
   if (content.running.length === 0) blocks.push(context('Nothing running.'));
   for (const s of content.running.slice(0, MAX_RUNNING)) {
     const since = s.createdAt.toISOString().slice(0, 16).replace('T', ' ');
+    const elapsed = formatDuration(Math.max(0, content.now.getTime() - s.createdAt.getTime()));
+    const standing = STANDING[s.status] ?? s.status;
     blocks.push({
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `${safeText(oneLine(s.question, 150))}\n_${s.status} · since ${since} UTC_`,
+        text: `${safeText(oneLine(s.question, 150))}\n_${standing} · ${elapsed} since ${since} UTC_`,
       },
       accessory: button('Cancel', ACTION.cancel, s.id, 'danger'),
     });

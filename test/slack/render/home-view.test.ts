@@ -18,10 +18,11 @@ describe('the Home view', () => {
       page: 1,
       more: true,
       links: new Map(),
+      now: new Date('2026-11-25T10:04:30Z'),
     });
     const text = JSON.stringify(view);
     expect(view.type).toBe('home');
-    expect(text).toContain('_running · since 2026-11-25 10:00 UTC_');
+    expect(text).toContain('_researching · 4m 30s since 2026-11-25 10:00 UTC_');
     expect(text).toContain('"action_id":"research_cancel","value":"abc"');
     expect(text).not.toContain('<!channel>');
     expect(text).toContain('No report you can see matches.');
