@@ -203,13 +203,16 @@ export function createSlackApp(
       userId: string,
       triggerId: string,
       channelId: string,
+      at: Date,
     ) => Promise<string | undefined>,
   ) =>
     (async ({ ack, body, action, respond }) => {
       await ack();
       try {
         const value = (action as ButtonAction).value ?? '';
-        const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '');
+        // When the click was made: clicks handled out of order keep the latest.
+        const at = new Date(Number((action as ButtonAction).action_ts) * 1000 || Date.now());
+        const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '', at);
         // A click in the Home tab ([Cancel] on a running research) has no message to answer: the view shows it.
         if (body.container?.type === 'view')
           await home.publish(body.user.id, body.user.team_id ?? body.team?.id ?? '');
@@ -250,9 +253,9 @@ export function createSlackApp(
   });
   app.action<BlockAction>(
     ACTION.feedback,
-    button(async (value, user, _trigger, channel) => {
+    button(async (value, user, _trigger, channel, at) => {
       const click = parseFeedback(value);
-      return click ? service.feedback(click.sessionId, user, click.value, channel) : undefined;
+      return click ? service.feedback(click.sessionId, user, click.value, channel, at) : undefined;
     }),
   );
 

@@ -182,8 +182,9 @@ export class SlackSessions {
     userId: string,
     value: 'good' | 'bad',
     channelId: string,
+    at?: Date,
   ): Promise<string> {
-    if (!(await this.deps.sessions.saveFeedback(sessionId, userId, value, channelId)))
+    if (!(await this.deps.sessions.saveFeedback(sessionId, userId, value, channelId, at)))
       return 'There is no report of that research here to give feedback on.';
     return value === 'good'
       ? 'Thanks, noted that this report was useful.'

@@ -155,20 +155,31 @@ export class SessionStore {
    * with a report, and only where one of its messages is (a button copied
    * into another conversation, or a made-up session id, counts for nothing).
    */
+  /**
+   * A reader's vote on a session's report, from a conversation that shows it.
+   * Clicks handled out of order keep the latest one: `at` is when it was made.
+   * False when there is no report there to vote on.
+   */
   async saveFeedback(
     sessionId: string,
     userId: string,
     value: Feedback['value'],
     channelId: string,
+    at: Date = new Date(),
   ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO session_feedback (session_id, user_id, value)
-       SELECT s.id, $2, $3 FROM sessions s WHERE s.id = $1 AND s.report IS NOT NULL
-         AND EXISTS (SELECT 1 FROM slack_messages m WHERE m.session_id = s.id AND m.channel_id = $4)
-       ON CONFLICT (session_id, user_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-      [sessionId, userId, value, channelId],
+    const { rows } = await this.pool.query(
+      `WITH target AS (
+         SELECT s.id FROM sessions s WHERE s.id = $1 AND s.report IS NOT NULL
+           AND EXISTS (SELECT 1 FROM slack_messages m WHERE m.session_id = s.id AND m.channel_id = $4)),
+       vote AS (
+         INSERT INTO session_feedback (session_id, user_id, value, updated_at)
+         SELECT id, $2, $3, $5 FROM target
+         ON CONFLICT (session_id, user_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+         WHERE session_feedback.updated_at <= EXCLUDED.updated_at)
+       SELECT count(*)::int AS n FROM target`,
+      [sessionId, userId, value, channelId, at],
     );
-    return rowCount === 1;
+    return rows[0].n === 1;
   }
 
   async listFeedback(sessionId: string): Promise<Feedback[]> {

@@ -105,7 +105,8 @@ export function buttonClick(
         text: { type: 'plain_text', text: 'button' },
         value,
         type,
-        action_ts: `${Date.now() / 1000}`,
+        // Each click later than the one before, as a person's clicks are.
+        action_ts: ((Date.now() + sequence) / 1000).toFixed(6),
       },
     ],
   };

@@ -58,6 +58,11 @@ describe.each([
     expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C2')).toBe(false);
     expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C1')).toBe(true);
     expect((await store.listFeedback(done.id)).map((f) => f.value)).toEqual(['good']);
+    // Two clicks handled out of order: the later click counts.
+    const later = new Date(Date.now() + 60_000);
+    expect(await store.saveFeedback(done.id, 'UEVE', 'bad', 'C1', later)).toBe(true);
+    expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C1', new Date(later.getTime() - 1))).toBe(true);
+    expect((await store.listFeedback(done.id)).map((f) => f.value)).toEqual(['bad']);
   });
 
   it('refuses a second session for the same thread turn', async () => {

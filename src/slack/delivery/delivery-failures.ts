@@ -67,8 +67,6 @@ export function classifyFailure(row: OutboxRow, error: unknown): Failure {
   // Canvases may be off for the plan, the workspace or our scopes (an install from before we used them):
   // the report goes to the thread as messages instead.
   if (row.op === 'canvas' && featureRefused(code, 'canvas')) return { kind: 'refused', code, quiet: true };
-  if (row.op === 'agent_status' && row.attempts >= AGENT_STATUS_ATTEMPTS)
-    return { kind: 'refused', code, quiet: true };
   if (AUTH.has(code)) return { kind: 'auth', code };
   const reason = CHANNEL_GONE[code];
   if (reason && row.channelId !== 'dm') {
