@@ -34,3 +34,9 @@ export const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .default('false')
   .transform((v) => ['true', '1', 'yes'].includes(v));
+
+/** Several settings to fix, as one message: each on its own line, so one run names them all. */
+export function settingsMessage(problems: string[]): string {
+  if (problems.length === 1) return problems[0]!;
+  return `${problems.length} settings need fixing:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
+}

@@ -1,5 +1,31 @@
-import type { Config } from './config.js';
+import { settingsMessage } from './config-fields.js';
+import type { Config } from './config-shape.js';
 import { ConfigError } from './engine/errors.js';
+import { searchKeyProblem } from './search/web/create-web-search.js';
+
+/**
+ * Everything research needs from the settings, checked at once before a
+ * session starts: the model server, the search provider's key, the hosted
+ * backend's key when it researches.
+ */
+export function requireResearchSettings(config: Config): void {
+  const problems = [
+    attempt(() => requireModelAccess(config)),
+    searchKeyProblem(config.search),
+    config.research.backend === 'deep-research-api' ? attempt(() => requireHostedAccess(config)) : undefined,
+  ].filter((p): p is string => Boolean(p));
+  if (problems.length) throw new ConfigError('missing_env', settingsMessage(problems));
+}
+
+function attempt(check: () => unknown): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+}
 
 /** The model server must be reachable for anything that researches. */
 export function requireModelAccess(config: Config): { apiKey: string; baseURL?: string } {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { flag, optionalText, optionalUrl, positiveInt, positiveNumber } from './config-fields.js';
+import {
+  flag,
+  optionalText,
+  optionalUrl,
+  positiveInt,
+  positiveNumber,
+  settingsMessage,
+} from './config-fields.js';
 import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
@@ -164,7 +171,7 @@ export type { Config, SearchProviderName } from './config-shape.js';
 /** Every variable the configuration reads (.env.example lists them all; a test keeps it so). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
-/** Parses the environment once; the first bad variable stops start-up with one line naming it. */
+/** Parses the environment once; bad variables stop start-up with one line each, all named at once. */
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
   // `FOO=` in an env file means "not set", so defaults apply.
   const present = Object.fromEntries(
@@ -172,11 +179,15 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   );
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0]) as keyof typeof schema.shape;
-    const got = env[name] === undefined || SECRET.test(name) ? '' : ` (got "${env[name]}")`;
-    const hint = HINTS[name] ?? `set it to a valid value or unset it to use the default`;
-    throw new ConfigError('invalid_env', `${name} is invalid${got}: ${issue.message}; ${hint}.`);
+    const named = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]) as keyof typeof schema.shape;
+      if (named.has(name)) continue;
+      const got = env[name] === undefined || SECRET.test(name) ? '' : ` (got "${env[name]}")`;
+      const hint = HINTS[name] ?? `set it to a valid value or unset it to use the default`;
+      named.set(name, `${name} is invalid${got}: ${issue.message}; ${hint}.`);
+    }
+    throw new ConfigError('invalid_env', settingsMessage([...named.values()]));
   }
   const e = parsed.data;
   const config: Config = {

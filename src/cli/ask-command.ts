@@ -2,24 +2,24 @@ import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { describeError } from '../engine/errors.js';
 import { questionRefusal } from '../engine/question-refusal.js';
-import { escapeMarkdown, reportDocument, sourceLabel, usageFooter } from '../engine/report-markdown.js';
+import { reportDocument, usageFooter } from '../engine/report-markdown.js';
 import type { Logger } from '../ports/logger.js';
-import type { FinalReport } from '../ports/report.js';
 import type { Checkpoint, ResearchBackend, ResearchEvent, ResearchOutcome } from '../ports/research.js';
 import { SessionRecorder } from '../sessions/session-recorder.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
-import { showPaged } from './pager.js';
 import { reviewPlanAtPrompt } from './plan-prompt.js';
+import { printReport } from './print-report.js';
 import { refusalLine } from './refusal-line.js';
-import { renderForTerminal } from './terminal-markdown.js';
 import { TerminalView } from './terminal-view.js';
 
 export interface AskOptions {
   question: string;
   clarify: boolean;
+  /** The answer to clarifying questions, given up front (nobody is asked at the prompt). */
+  answers?: string;
   out?: string;
   json: boolean;
   /** Start without asking about the plan (--yes); --json never asks. */
@@ -62,8 +62,15 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     io.stderr.write(`error: ${refusal}\n`);
     return 2;
   }
+  // A script reading JSON has nobody at a prompt: it says up front what to do about questions.
+  if (options.json && options.clarify && options.answers === undefined) {
+    io.stderr.write(
+      'error: --json cannot ask clarifying questions at a prompt: add --no-clarify, or --answers "…" with the answer to give if asked.\n',
+    );
+    return 2;
+  }
   // Progress, prompts and notes go to stderr, so `ask … > report.md` captures the report alone.
-  const view = options.json ? null : new TerminalView(io.stderr);
+  const view = options.json ? null : new TerminalView(io.stderr, io.plain);
   const review = !options.yes && !options.json;
   const { research, store } = deps;
   const log = deps.logger;
@@ -108,7 +115,10 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     if (outcome.kind === 'needs_clarification') {
       await recorder?.finish(outcome);
       view?.stop();
-      const answer = await askUser(io, outcome.questions, options.json);
+      const answer =
+        options.answers !== undefined
+          ? given(io, outcome.questions, options.answers, options.json)
+          : await askUser(io, outcome.questions);
       checkpoint = research.answer(outcome.checkpoint, answer);
       await store?.lifecycle.resume(id);
       view?.start();
@@ -170,61 +180,23 @@ async function finish(
   } else {
     if (outcome.kind === 'cancelled') io.stderr.write('\nCancelled. What was found so far:\n');
     // A person at a terminal reads the report rendered (and paged when long); a pipe or file gets Markdown.
-    await printReport(report, footer, io, pager);
+    await printReport(question, report, footer, io, pager);
     if (options.out) io.stderr.write(`Report written to ${options.out}\n`);
   }
   return outcome.kind === 'done' ? 0 : 130;
 }
 
-/** The report with its sources and footer: rendered and paged in a terminal, Markdown on a pipe or in a file. */
-export async function printReport(
-  report: FinalReport,
-  footer: string,
-  io: Io,
-  pager = 'less -FRX',
-): Promise<void> {
-  if (io.stdout.isTTY) {
-    const width = (io.stdout.columns ?? 100) - 1;
-    const shown = `\n${renderForTerminal(report.markdown, width)}\n${sourceList(report, width)}${renderForTerminal(footer, width)}\n`;
-    await showPaged(shown, io.stdout, pager);
-  } else io.stdout.write(`\n${terminalReport(report)}\n${footer}\n`);
+/** The answer --answers gave, shown with the questions it answers (an empty one answers nothing). */
+function given(io: Io, questions: string, answers: string, json: boolean): string | null {
+  if (!json) io.stderr.write(`\n${questions}\n\nAnswered with --answers: ${answers.trim() || '(nothing)'}\n`);
+  return answers.trim() || null;
 }
-
-/** The report as plain Markdown followed by its numbered sources. */
-export function terminalReport(report: FinalReport): string {
-  return `${report.markdown}\n\n${sourceList(report)}`;
-}
-
-/** "Sources:" and one entry per source (title, detail, the URL indented below); empty without sources. */
-/** `[n] Title (where)`, its address, and the checked quotes from it; wrapped to `width` in a terminal. */
-function sourceList(report: FinalReport, width?: number): string {
-  if (!report.sources.length) return '';
-  const lines = ['Sources:'];
-  for (const s of report.sources) {
-    const { title, detail } = sourceLabel(s);
-    lines.push(`[${s.n}] ${title}${detail ? ` (${detail})` : ''}${s.url ? `\n    ${s.url}` : ''}`);
-    for (const quote of s.quotes ?? []) {
-      const text = `“${quote}”`;
-      lines.push(width ? indent(renderForTerminal(escapeMarkdown(text), width - 4)) : `    ${text}`);
-    }
-  }
-  return `${lines.join('\n')}\n\n`;
-}
-
-const indent = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n');
 
 /** Prints the questions and reads one line; an empty line or closed input starts without answering. */
-async function askUser(io: Io, questions: string, json: boolean): Promise<string | null> {
-  if (!json) {
-    io.stderr.write(
-      `\n${questions}\n\nYour answer (press Enter on an empty line to start without answering):\n> `,
-    );
-  }
+async function askUser(io: Io, questions: string): Promise<string | null> {
+  io.stderr.write(
+    `\n${questions}\n\nYour answer (press Enter on an empty line to start without answering):\n> `,
+  );
   const rl = createInterface({ input: io.stdin, terminal: false });
   try {
     const line = await new Promise<string | null>((resolve) => {

@@ -8,4 +8,6 @@ export interface Io {
   stderr: Output;
   /** Aborts on Ctrl-C. */
   signal: AbortSignal;
+  /** NO_COLOR or --no-color: no styling and no cursor movement, even in a terminal. */
+  plain?: boolean;
 }

@@ -1,24 +1,54 @@
-import { citationFigures, usageFooter } from '../engine/report-markdown.js';
+import { writeFile } from 'node:fs/promises';
+import { citationFigures, reportDocument, usageFooter } from '../engine/report-markdown.js';
 import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
+import type { SessionView } from '../ports/research.js';
 import type { StoredAnswer } from '../store/answer-store.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
 import type { Store } from '../store/store.js';
-import { printReport } from './ask-command.js';
 import type { Io } from './io.js';
+import { printReport } from './print-report.js';
 
-/** `deep-research sessions list`: the latest sessions, newest first. */
-export async function listSessions(store: SessionStore, io: Io, limit = 20): Promise<number> {
-  const rows = await store.listRecent({ limit });
-  if (rows.length === 0) {
-    io.stdout.write('No sessions yet. Start one with: deep-research ask "your question"\n');
+export interface ListOptions {
+  limit: number;
+  /** Only these statuses (all when unset). */
+  statuses?: string[];
+  json: boolean;
+}
+
+/** `deep-research sessions list`: the latest sessions, newest first, under a header (or as JSON lines). */
+export async function listSessions(store: SessionStore, io: Io, options: ListOptions): Promise<number> {
+  const rows = await store.listRecent({ limit: options.limit, statuses: options.statuses });
+  if (options.json) {
+    for (const s of rows) io.stdout.write(`${JSON.stringify(sessionJson(s))}\n`);
     return 0;
   }
+  if (rows.length === 0) {
+    io.stdout.write(
+      options.statuses
+        ? `No sessions with status ${options.statuses.join(' or ')}.\n`
+        : 'No sessions yet. Start one with: deep-research ask "your question"\n',
+    );
+    return 0;
+  }
+  io.stdout.write(`${'ID'.padEnd(8)}  ${'CREATED (UTC)'.padEnd(16)}  ${'STATUS'.padEnd(13)}  QUESTION\n`);
   for (const s of rows) {
     const when = s.createdAt.toISOString().slice(0, 16).replace('T', ' ');
     io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${s.status.padEnd(13)}  ${oneLine(s.question, 70)}\n`);
   }
   return 0;
+}
+
+/** A session as scripts read it (`--json`). */
+function sessionJson(s: SessionRow) {
+  return {
+    id: s.id,
+    status: s.status,
+    question: s.question,
+    requester: s.requester,
+    origin: s.origin,
+    createdAt: s.createdAt.toISOString(),
+  };
 }
 
 /** The one session an id (or its first characters) names, or null after saying why on stderr. */
@@ -33,27 +63,50 @@ export async function sessionById(sessions: SessionStore, id: string, io: Io): P
   return null;
 }
 
+export interface ShowOptions {
+  pager?: string;
+  json: boolean;
+  /** Also write the report as a Markdown document here. */
+  out?: string;
+  /** The session as its checkpoint has it (clarification, whole usage); without it, what the store keeps. */
+  view?: (id: string) => Promise<SessionView | null>;
+}
+
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
 export async function showSession(
   store: Pick<Store, 'sessions' | 'outbox' | 'sources' | 'answers'>,
   id: string,
   io: Io,
-  pager?: string,
+  options: ShowOptions,
 ): Promise<number> {
   const session = await sessionById(store.sessions, id, io);
   if (!session) return 1;
-  const [outbox, usage, feedback, kept, answers] = await Promise.all([
+  const [outbox, stored, feedback, kept, answers, view] = await Promise.all([
     store.outbox.forSession(session.id),
     store.sessions.loadUsage(session.id),
     store.sessions.listFeedback(session.id),
     store.sources.sizeOf(session.id),
     store.answers.list(session.id),
+    options.view?.(session.id).catch(() => null) ?? null,
   ]);
-  io.stdout.write(describe(session, outbox, usage, feedback, kept));
-  // The report as ask prints it: rendered (and paged) in a terminal, Markdown on a pipe.
-  if (session.report)
-    await printReport(session.report, usageFooter(session.report, usage, session.id), io, pager);
-  if (answers.length) io.stdout.write(`\n${answersText(answers)}`);
+  // The checkpoint's usage counts searches and pages too: the footer reads as ask's did.
+  const usage = view?.usage ?? stored;
+  const clarification = view?.clarification ?? null;
+  const report = session.report;
+  const footer = report ? usageFooter(report, usage, session.id) : undefined;
+  if (options.out && report) {
+    await writeFile(options.out, reportDocument(session.question, report, footer!));
+    io.stderr.write(`Report written to ${options.out}\n`);
+  } else if (options.out) io.stderr.write(`Session ${session.id.slice(0, 8)} has no report to write.\n`);
+  if (options.json) {
+    const json = { ...sessionJson(session), plan: session.plan, clarification, report, usage, answers };
+    io.stdout.write(`${JSON.stringify(json)}\n`);
+    return 0;
+  }
+  // The details on stderr: stdout carries the report as ask prints it (rendered and paged, or Markdown).
+  io.stderr.write(describe(session, outbox, usage, feedback, kept, clarification));
+  if (report) await printReport(session.question, report, footer!, io, options.pager);
+  if (answers.length) io.stderr.write(`\n${answersText(answers)}`);
   return 0;
 }
 
@@ -63,6 +116,7 @@ function describe(
   usage: Usage,
   feedback: Feedback[],
   kept: { sources: number; chars: number },
+  clarification: SessionView['clarification'],
 ): string {
   const lines = [
     `Session ${s.id}`,
@@ -94,6 +148,13 @@ function describe(
   }
   const citations = citationFigures(s.report?.citationCheck);
   if (citations.length) lines.push(`Citations: ${citations.join(' · ')}`);
+  if (clarification)
+    lines.push(
+      '',
+      'Clarifying questions:',
+      clarification.questions,
+      `Answer: ${clarification.answer ?? '(none: started without answering)'}`,
+    );
   if (s.plan) lines.push('', 'Research plan:', s.plan);
   return `${lines.join('\n')}\n`;
 }

@@ -20,16 +20,30 @@ export class TerminalView {
   private progress: Progress = initialProgress();
   private drawn = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly startedAt = Date.now();
+  /** Time shown so far, without the time spent at prompts (while stopped). */
+  private shownMs = 0;
+  private since: number | null = null;
+  private readonly live: boolean;
 
-  constructor(private readonly out: Output) {}
-
-  start(): void {
-    if (this.out.isTTY) this.timer = setInterval(() => this.redraw(), 1000).unref();
+  /** `plain` (NO_COLOR, --no-color): no block redrawn in place, one line per event as in a pipe. */
+  constructor(
+    private readonly out: Output,
+    plain = false,
+  ) {
+    this.live = Boolean(out.isTTY) && !plain;
   }
 
+  start(): void {
+    if (this.since !== null) return;
+    this.since = Date.now();
+    if (this.live) this.timer = setInterval(() => this.redraw(), 1000).unref();
+  }
+
+  /** Before a prompt or the report, and on every way out: the block is cleared and stays cleared. */
   stop(): void {
     clearInterval(this.timer);
+    if (this.since !== null) this.shownMs += Date.now() - this.since;
+    this.since = null;
     this.clear();
   }
 
@@ -42,23 +56,25 @@ export class TerminalView {
 
   onEvent(event: ResearchEvent): void {
     this.progress = reduceProgress(this.progress, event);
-    const line = this.out.isTTY ? permanentLine(event, this.progress) : logLine(event, this.progress);
+    const line = this.live ? permanentLine(event, this.progress) : logLine(event, this.progress);
     if (line) this.print(line);
     else this.redraw();
   }
 
   private clear(): void {
-    if (!this.out.isTTY || this.drawn === 0) return;
+    if (!this.live || this.drawn === 0) return;
     moveCursor(this.out, 0, -this.drawn);
     clearScreenDown(this.out);
     this.drawn = 0;
   }
 
   private redraw(): void {
-    if (!this.out.isTTY) return;
+    // Stopped (at a prompt, or finished): events that arrive late draw nothing.
+    if (!this.live || this.since === null) return;
     this.clear();
     const width = Math.max(40, (this.out.columns ?? 100) - 1);
-    const lines = statusLines(this.progress, Date.now() - this.startedAt).map((l) =>
+    const elapsed = this.shownMs + (Date.now() - this.since);
+    const lines = statusLines(this.progress, elapsed).map((l) =>
       l.length > width ? `${l.slice(0, width - 1)}…` : l,
     );
     if (lines.length === 0) return;

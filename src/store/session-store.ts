@@ -46,10 +46,16 @@ export class SessionStore {
     return rows.map(toRow);
   }
 
-  async listRecent(options: { requester?: string; limit: number }): Promise<SessionRow[]> {
+  async listRecent(options: {
+    requester?: string;
+    limit: number;
+    statuses?: string[];
+  }): Promise<SessionRow[]> {
     const { rows } = await this.pool.query(
-      `SELECT * FROM sessions WHERE ($1::text IS NULL OR requester = $1) ORDER BY created_at DESC LIMIT $2`,
-      [options.requester ?? null, options.limit],
+      `SELECT * FROM sessions WHERE ($1::text IS NULL OR requester = $1)
+         AND ($3::text[] IS NULL OR status = ANY($3::text[]))
+       ORDER BY created_at DESC LIMIT $2`,
+      [options.requester ?? null, options.limit, options.statuses ?? null],
     );
     return rows.map(toRow);
   }

@@ -27,7 +27,7 @@ describe('deep-research ask --about', () => {
       .trim()
       .split('\n')
       .at(-1)!
-      .match(/session (\S+)$/)![1]!
+      .match(/session ([0-9a-f-]+)_?$/)![1]!
       .slice(0, 8);
     const web = cli.search.hits.length;
     const calls = cli.model.requests.length;
@@ -53,9 +53,9 @@ describe('deep-research ask --about', () => {
     const show = io();
     expect(await runCli(['sessions', 'show', id], env, show)).toBe(0);
     const me = userInfo().username;
-    expect(show.out.text).toContain(`Questions asked of this report:\n\nQ (${me}, `);
-    expect(show.out.text).toContain('When do spring tides happen?\nSpring tides happen at new and full moon');
-    expect(show.out.text).toContain(
+    expect(show.err.text).toContain(`Questions asked of this report:\n\nQ (${me}, `);
+    expect(show.err.text).toContain('When do spring tides happen?\nSpring tides happen at new and full moon');
+    expect(show.err.text).toContain(
       'What is the price of tea in China?\n(not answered by the report or its sources)',
     );
 

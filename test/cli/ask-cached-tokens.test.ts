@@ -21,11 +21,11 @@ describe('deep-research ask against a server that reports prompt-cache hits', ()
     const footer = streams.out.text.trim().split('\n').at(-1)!;
     expect(footer).toMatch(/ tokens \(80% of input cached\) · /);
 
-    const id = footer.match(/session (\S+)$/)![1]!;
+    const id = footer.match(/session ([0-9a-f-]+)_?$/)![1]!;
     const show = io();
     expect(await runCli(['sessions', 'show', id], env, show)).toBe(0);
-    expect(show.out.text).toMatch(/^Usage: \d+ model calls, [\d,]+ tokens \(80% of input cached\)$/m);
-    expect(show.out.text).toMatch(
+    expect(show.err.text).toMatch(/^Usage: \d+ model calls, [\d,]+ tokens \(80% of input cached\)$/m);
+    expect(show.err.text).toMatch(
       /^ {2}agent +gpt-4\.1 +\d+ calls {2}[\d,]+ in \(80% cached\), [\d,]+ out$/m,
     );
   }, 120_000);

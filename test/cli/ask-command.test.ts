@@ -156,15 +156,17 @@ describe('deep-research ask', () => {
       [...report.matchAll(/Fact about (\S+) \[(\d+)\]/g)].map((m) => [Number(m[2]), m[1]]),
     );
     const listed = new Map(
-      [...report.matchAll(/^\[(\d+)\] .*\n {4}(\S+)$/gm)].map((m) => [Number(m[1]), m[2]]),
+      [...report.matchAll(/^(\d+)\. \[.*\]\((\S+)\)/gm)].map((m) => [Number(m[1]), m[2]]),
     );
     expect(cited.size).toBe(4);
     expect(listed).toEqual(cited);
     expect(report).not.toContain('[999]');
 
+    // Piped, stdout is the document --out writes, byte for byte: Markdown from its first line.
     const file = readFileSync(out, 'utf8');
     expect(file.startsWith('# How do heat pumps compare with gas boilers?')).toBe(true);
     expect(file).toMatch(/## Sources\n\n1\. \[.+\]\(https:\/\/\S+\), \S+/);
+    expect(text).toBe(file);
   });
 
   it('renders the report for a terminal (styled, no Markdown markup), with the same sources', async () => {
@@ -184,8 +186,9 @@ describe('deep-research ask', () => {
 
   it('prints events as JSON lines with --json, ending with the result', async () => {
     const llm = new ScriptedLlm(wholeSession());
-    const streams = io(['Retrofit in England\n']);
-    expect(await ask(llm, { json: true }, streams)).toBe(0);
+    // Nobody is at a prompt: the answer to the clarifying questions comes with the command.
+    const streams = io();
+    expect(await ask(llm, { json: true, answers: 'Retrofit in England' }, streams)).toBe(0);
     const lines = streams.out.text
       .trim()
       .split('\n')
@@ -201,6 +204,16 @@ describe('deep-research ask', () => {
     const result = lines.at(-1);
     expect(result.type).toBe('result');
     expect(result.report.sources).toHaveLength(4);
+    expect(lines.find((l) => l.type === 'clarification')).toBeTruthy();
+  });
+
+  it('fails at once with --json and neither --no-clarify nor --answers, before any model call', async () => {
+    const streams = io();
+    expect(await ask(new ScriptedLlm([]), { json: true }, streams)).toBe(2);
+    expect(streams.err.text).toBe(
+      'error: --json cannot ask clarifying questions at a prompt: add --no-clarify, or --answers "…" with the answer to give if asked.\n',
+    );
+    expect(streams.out.text).toBe('');
   });
 
   it('starts without answering when the answer is an empty line, or with --no-clarify skips the question', async () => {
@@ -246,7 +259,7 @@ describe('deep-research ask', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(streams.err.text).toContain('Cancelled. What was found so far:');
     expect(streams.out.text).toContain(`Fact about ${URL_A} [1]`);
-    expect(streams.out.text).toContain(`[1] Heat pump costs (a.example)\n    ${URL_A}`);
+    expect(streams.out.text).toContain(`1. [Heat pump costs](${URL_A}), a.example`);
   });
 
   it('refuses an empty question', async () => {
@@ -263,7 +276,8 @@ describe('sessions in the store', () => {
       const store = storeOn(db);
       const { sessions } = store;
       const llm = new ScriptedLlm(wholeSession());
-      expect(await ask(llm, {}, io(['Retrofit in England\n']), store)).toBe(0);
+      const asked = io(['Retrofit in England\n']);
+      expect(await ask(llm, {}, asked, store)).toBe(0);
       const [row] = await sessions.listRecent({ limit: 5 });
       expect(row).toMatchObject({
         origin: 'cli',
@@ -281,16 +295,26 @@ describe('sessions in the store', () => {
       expect((await agentsState(sessions, row!.id))!.phase).toBe('done');
 
       const list = io();
-      await listSessions(sessions, list);
+      await listSessions(sessions, list, { limit: 20, json: false });
       expect(list.out.text).toMatch(
-        new RegExp(`^${row!.id.slice(0, 8)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  done {11}How do heat pumps`),
+        new RegExp(
+          `^ID        CREATED \\(UTC\\)     STATUS         QUESTION\n${row!.id.slice(0, 8)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  done {11}How do heat pumps`,
+        ),
       );
       const show = io();
-      expect(await showSession(store, row!.id.slice(0, 8), show)).toBe(0);
-      expect(show.out.text).toContain('Research plan:\n1. Running costs');
-      expect(show.out.text).toMatch(/Sources:\n\[1\] /);
+      const { deps } = harness(new ScriptedLlm([]), corpusTools());
+      const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
+      const service = testService(db, { research: testResearch(engine) });
+      const view = (id: string) => service.view(id);
+      expect(await showSession(store, row!.id.slice(0, 8), show, { json: false, view })).toBe(0);
+      expect(show.err.text).toContain('Clarifying questions:\n');
+      expect(show.err.text).toContain('Answer: Retrofit in England');
+      expect(show.err.text).toContain('Research plan:\n1. Running costs');
+      // On a pipe, the report exactly as ask printed it: the Markdown document --out writes.
+      expect(show.out.text).toBe(asked.out.text);
+      expect(show.out.text).toMatch(/^# .+\n\n[^]*\n## Sources\n\n1\. \[/);
       const missing = io();
-      expect(await showSession(store, 'ffffffff', missing)).toBe(1);
+      expect(await showSession(store, 'ffffffff', missing, { json: false })).toBe(1);
       expect(missing.err.text).toContain('no session matches "ffffffff"');
     } finally {
       await db.close();
@@ -386,7 +410,7 @@ describe('deep-research command line', () => {
     expect(flag).toEqual({
       code: 2,
       out: '',
-      err: "error: Unknown option '--bogus'. See deep-research help.\n",
+      err: "error: Unknown option '--bogus'. See deep-research help ask.\n",
     });
     const unknown = await run(['frobnicate'], {});
     expect(unknown.code).toBe(2);

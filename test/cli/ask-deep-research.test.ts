@@ -59,8 +59,8 @@ describe('deep-research ask --backend deep-research-api', () => {
     const id = /session ([0-9a-f-]{36})/.exec(streams.out.text)![1]!;
     const show = io();
     expect(await runCli(['sessions', 'show', id.slice(0, 8)], env, show)).toBe(0);
-    expect(show.out.text).toContain('Hosted web searches: 2');
-    expect(show.out.text).toMatch(/Source texts kept: 2 \(1k characters\)/);
+    expect(show.err.text).toContain('Hosted web searches: 2');
+    expect(show.err.text).toMatch(/Source texts kept: 2 \(1k characters\)/);
   }, 60_000);
 
   it('refuses an unknown backend in one line, before anything runs', async () => {

@@ -24,3 +24,5 @@ export async function cliEnvironment(llm: Llm, search: Parameters<typeof fakeSea
   };
   return { env, model, search: web, close: () => Promise.all([model.close(), web.close()]) };
 }
+
+export type CliEnvironment = Awaited<ReturnType<typeof cliEnvironment>>;

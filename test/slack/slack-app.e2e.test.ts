@@ -113,7 +113,7 @@ describe('the Slack app, end to end', () => {
     ]);
     const show = io();
     expect(await runCli(['sessions', 'show', rows[0].session_id], h.env, show)).toBe(0);
-    expect(show.out.text).toMatch(/^Feedback: 1 good, 1 not good \(UANN not good .+; UBOB good .+\)$/m);
+    expect(show.err.text).toMatch(/^Feedback: 1 good, 1 not good \(UANN not good .+; UBOB good .+\)$/m);
   }, 60_000);
 
   it('works in the Messages tab: example questions, a message there researched in its thread, a title', async () => {

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config-shape.js';
 import { ConfigError } from '../../engine/errors.js';
 import type { WebSearch } from '../../ports/web-search.js';
 import { BraveSearch } from './brave-search.js';
@@ -25,8 +25,20 @@ export function createWebSearch(search: Config['search']): WebSearch | undefined
 
 function required(value: string | undefined, provider: string, variable: string): string {
   if (value) return value;
-  throw new ConfigError(
-    'missing_env',
-    `SEARCH_PROVIDER=${provider} needs ${variable}: set it, or choose another provider.`,
-  );
+  throw new ConfigError('missing_env', missingKey(provider, variable));
+}
+
+const missingKey = (provider: string, variable: string) =>
+  `SEARCH_PROVIDER=${provider} needs ${variable}: set it, or choose another provider.`;
+
+/** What the configured provider lacks, if anything (checked before research starts). */
+export function searchKeyProblem(search: Config['search']): string | undefined {
+  const needs: Record<string, [string | undefined, string]> = {
+    tavily: [search.tavilyKey, 'TAVILY_API_KEY'],
+    brave: [search.braveKey, 'BRAVE_API_KEY'],
+    exa: [search.exaKey, 'EXA_API_KEY'],
+    searxng: [search.searxngUrl, 'SEARXNG_URL'],
+  };
+  const need = search.provider ? needs[search.provider] : undefined;
+  return need && !need[0] ? missingKey(search.provider!, need[1]) : undefined;
 }

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
+import { askAboutCommand } from './cli/ask-about-command.js';
+import { askCommand } from './cli/ask-command.js';
+import type { CommandSpec } from './cli/commands.js';
+import { findCommand } from './cli/find-command.js';
+import type { Io } from './cli/io.js';
+import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
+import { outPathProblem } from './cli/out-path.js';
+import { listSessions, showSession } from './cli/sessions-command.js';
+import { submitCommand } from './cli/submit-command.js';
+import { openStore } from './compose.js';
+import { composeSessions } from './compose-sessions.js';
+import { type Config, loadConfig } from './config.js';
+import { requireResearchSettings } from './config-requirements.js';
+import { createLogger } from './logger.js';
+import type { Logger } from './ports/logger.js';
+import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
+import { runService } from './run-service.js';
+import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+import { ReportLibrary } from './sessions/report-library.js';
+import { usageSummary } from './sessions/spend-caps.js';
+import type { Store } from './store/store.js';
+
+/** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
+export async function runCommand(
+  spec: CommandSpec,
+  flags: Record<string, string | boolean | undefined>,
+  positionals: string[],
+  env: Record<string, string | undefined>,
+  io: Io,
+  cliLogger: (config: Config) => Logger,
+): Promise<number> {
+  const text = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+  const withCliStore = (config: Config, run: (store: Store) => Promise<number>) =>
+    withStore(config, cliLogger(config), run);
+  switch (`${spec.name}${spec.sub ? ` ${spec.sub}` : ''}`) {
+    case 'where': {
+      const { database } = loadConfig(env);
+      io.stdout.write(
+        `${database.url ? `Postgres at ${urlWithoutSecrets(database.url)}` : resolve(database.dataDir)}\n`,
+      );
+      return 0;
+    }
+    case 'ask':
+      return askFromCli(
+        {
+          question: positionals.join(' '),
+          clarify: !flags['no-clarify'],
+          answers: text('answers'),
+          out: text('out'),
+          json: Boolean(flags.json),
+          yes: Boolean(flags.yes),
+          backend: text('backend'),
+          background: Boolean(flags.background),
+          about: text('about'),
+        },
+        env,
+        io,
+        cliLogger,
+      );
+    case 'find': {
+      const config = loadConfig(env);
+      const logger = cliLogger(config);
+      return withStore(config, logger, (store) =>
+        findCommand(new ReportLibrary({ db: store.db.pool, log: logger }), positionals.join(' '), io),
+      );
+    }
+    case 'usage': {
+      const config = loadConfig(env);
+      return withCliStore(config, async ({ spend }) => {
+        const who = { requester: userInfo().username, teamId: null };
+        io.stdout.write(`${await usageSummary(spend, config.jobs.spendCaps, who)}\n`);
+        return 0;
+      });
+    }
+    case 'sessions list': {
+      const limit = text('limit') === undefined ? 20 : Number(text('limit'));
+      if (!Number.isInteger(limit) || limit < 1) {
+        io.stderr.write(`error: --limit must be a whole number of at least 1 (got "${text('limit')}").\n`);
+        return 2;
+      }
+      const statuses = text('status')
+        ?.split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const config = loadConfig(env);
+      return withCliStore(config, ({ sessions }) =>
+        listSessions(sessions, io, { limit, statuses, json: Boolean(flags.json) }),
+      );
+    }
+    case 'sessions show': {
+      if (positionals.length !== 1) {
+        io.stderr.write('error: use "deep-research sessions show ID".\n');
+        return 2;
+      }
+      const out = text('out');
+      const problem = out ? await outPathProblem(out) : undefined;
+      if (problem) {
+        io.stderr.write(`error: ${problem}.\n`);
+        return 2;
+      }
+      const config = loadConfig(env);
+      const logger = cliLogger(config);
+      return withStore(config, logger, (store) => {
+        const { service } = composeSessions(config, logger, store, { newSessionId: randomUUID });
+        const view = (id: string) => service.view(id);
+        return showSession(store, positionals[0]!, io, {
+          pager: config.pager,
+          json: Boolean(flags.json),
+          out,
+          view,
+        });
+      });
+    }
+    case 'worker':
+    case 'serve': {
+      const config = loadConfig(env);
+      const logger = createLogger(config.logLevel ?? 'info', secretsOf(env));
+      return runService(config, logger, io.signal, { mode: spec.name as 'worker' | 'serve' });
+    }
+    case 'kb ingest':
+    case 'kb list':
+    case 'kb remove': {
+      const config = loadConfig(env);
+      return withCliStore(config, ({ db }) => {
+        const store = new KnowledgeStore(db.pool);
+        if (spec.sub === 'ingest') return kbIngest(store, positionals, io);
+        if (spec.sub === 'remove') return kbRemove(store, positionals, io);
+        return kbList(store, io);
+      });
+    }
+    case 'migrate': {
+      const config = loadConfig(env);
+      const { db, applied } = await openStore(config, cliLogger(config));
+      await db.close();
+      io.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'The database is up to date.\n');
+      return 0;
+    }
+  }
+  throw new Error(`no handler for ${spec.name}`);
+}
+
+interface AskFlags {
+  question: string;
+  clarify: boolean;
+  answers?: string;
+  out?: string;
+  json: boolean;
+  yes: boolean;
+  backend?: string;
+  background: boolean;
+  about?: string;
+}
+
+/** `ask` in its three forms: checked (flags, --out, settings) before a store opens or a model is called. */
+async function askFromCli(
+  flags: AskFlags,
+  env: Record<string, string | undefined>,
+  io: Io,
+  cliLogger: (config: Config) => Logger,
+): Promise<number> {
+  if (flags.backend !== undefined && !['agents', 'deep-research-api'].includes(flags.backend)) {
+    io.stderr.write(`error: --backend must be agents or deep-research-api (got "${flags.backend}").\n`);
+    return 2;
+  }
+  const problem = flags.out ? await outPathProblem(flags.out) : undefined;
+  if (problem) {
+    io.stderr.write(`error: ${problem}.\n`);
+    return 2;
+  }
+  const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
+  // Everything research needs, named at once, before anything runs (queuing needs none of it).
+  if (!flags.background && flags.about === undefined) requireResearchSettings(config);
+  const logger = cliLogger(config);
+  return withStore(config, logger, async (store) => {
+    // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
+    const room = composeSessions(config, logger, store, {
+      unreachableIsFatal: true,
+      newSessionId: randomUUID,
+    });
+    const requester = userInfo().username;
+    if (flags.about !== undefined)
+      return askAboutCommand(
+        { sessions: store.sessions, asking: room.asking, requester },
+        flags.about,
+        flags.question,
+        io,
+      );
+    if (flags.background)
+      return submitCommand({ ...store, service: room.service, requester }, flags.question, io);
+    await room.engine();
+    const deps = {
+      research: room.research.current,
+      logger,
+      newSessionId: randomUUID,
+      store: { ...store, service: room.service },
+      requester,
+      maxQuestionChars: config.slack.maxQuestionChars,
+      estimatePlan: room.estimatePlan,
+      pager: config.pager,
+    };
+    return askCommand(deps, flags, io);
+  });
+}
+
+async function withStore(
+  config: Config,
+  logger: Logger,
+  run: (store: Store) => Promise<number>,
+): Promise<number> {
+  const store = await openStore(config, logger);
+  try {
+    return await run(store);
+  } finally {
+    await store.db.close();
+  }
+}

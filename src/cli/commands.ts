@@ -1,0 +1,204 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
+/** One flag of a command: how parseArgs reads it and what `help COMMAND` says of it. */
+export interface Flag {
+  type: 'boolean' | 'string';
+  short?: string;
+  /** The value's placeholder in help (`--out FILE`). */
+  value?: string;
+  help: string;
+}
+
+/** A command (or a sub-command: `sessions list`) with its synopsis, description and flags. */
+export interface CommandSpec {
+  name: string;
+  sub?: string;
+  /** Synopsis lines after `deep-research` (one per form). */
+  forms: string[];
+  about: string[];
+  flags: Record<string, Flag>;
+  /** Takes positional arguments (a question, words, paths, an id). */
+  positionals: boolean;
+}
+
+const json = (what: string): Flag => ({
+  type: 'boolean',
+  help: `print ${what} as JSON (one object per line)`,
+});
+
+/** Every command, the one place its flags are declared: parsing and help both read it. */
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: 'ask',
+    forms: [
+      'ask "question" [--no-clarify | --answers TEXT] [--yes] [--out FILE] [--json] [--backend NAME]',
+      'ask --background "question" [--backend NAME]',
+      'ask --about ID "question"',
+    ],
+    about: [
+      'Research a question: answer the clarifying questions at the prompt (or skip',
+      'them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)]",',
+      'or --yes to start at once), follow live progress, then read the cited report:',
+      'rendered for the terminal (paged through PAGER when long), or Markdown when',
+      'stdout is a pipe or file; progress goes to stderr. Ctrl-C cancels and prints',
+      'what was found. --background queues the question for the workers instead.',
+      '--about asks a finished report a question, answered from its sources.',
+    ],
+    flags: {
+      'no-clarify': { type: 'boolean', help: 'start without clarifying questions' },
+      answers: {
+        type: 'string',
+        value: 'TEXT',
+        help: 'the answer to the clarifying questions, if the model asks any (for scripts and --json)',
+      },
+      yes: { type: 'boolean', short: 'y', help: 'start the plan without asking' },
+      out: { type: 'string', value: 'FILE', help: 'also write the report as a Markdown document to FILE' },
+      json: json('the session id, every event and the result'),
+      backend: {
+        type: 'string',
+        value: 'NAME',
+        help: 'agents or deep-research-api: research this question that way (RESEARCH_BACKEND)',
+      },
+      background: { type: 'boolean', help: 'queue the question for the workers and return at once' },
+      about: { type: 'string', value: 'ID', help: 'ask the finished report of session ID instead' },
+    },
+    positionals: true,
+  },
+  {
+    name: 'find',
+    forms: ['find WORDS'],
+    about: [
+      'Finished reports matching the words (question, plan and report), best and',
+      'newest first, with their ids for sessions show and ask --about.',
+    ],
+    flags: {},
+    positionals: true,
+  },
+  {
+    name: 'usage',
+    forms: ['usage'],
+    about: [
+      'Tokens and cost of your research (and of all research here), today and this',
+      'month (UTC), with the daily caps when they are set.',
+    ],
+    flags: {},
+    positionals: false,
+  },
+  {
+    name: 'sessions',
+    sub: 'list',
+    forms: ['sessions list [--limit N] [--status STATUS] [--json]'],
+    about: ['The latest sessions, newest first, with a header.'],
+    flags: {
+      limit: { type: 'string', value: 'N', help: 'how many to list (20 by default)' },
+      status: {
+        type: 'string',
+        value: 'STATUS',
+        help: 'only sessions with this status (or several, comma-separated: running,interrupted)',
+      },
+      json: json('each session'),
+    },
+    positionals: false,
+  },
+  {
+    name: 'sessions',
+    sub: 'show',
+    forms: ['sessions show ID [--json] [--out FILE]'],
+    about: [
+      'A past session: its clarification, plan, report (rendered like ask), footer',
+      'and the questions asked of it (the first 8 characters of the id are enough).',
+    ],
+    flags: {
+      json: json('the session and its report'),
+      out: { type: 'string', value: 'FILE', help: 'write the report as a Markdown document to FILE' },
+    },
+    positionals: true,
+  },
+  {
+    name: 'serve',
+    forms: ['serve'],
+    about: [
+      'Run the Slack app and a worker in one process: HTTP on PORT (/slack/events,',
+      '/healthz), or Socket Mode when SLACK_APP_TOKEN is set. SIGTERM drains.',
+    ],
+    flags: {},
+    positionals: false,
+  },
+  {
+    name: 'worker',
+    forms: ['worker'],
+    about: [
+      'Run queued research sessions until stopped (SIGTERM/Ctrl-C drains: running',
+      'sessions are handed back at their last checkpoint for another worker).',
+      'Start several against one Postgres to scale out.',
+    ],
+    flags: {},
+    positionals: false,
+  },
+  {
+    name: 'kb',
+    sub: 'ingest',
+    forms: ['kb ingest PATH...'],
+    about: [
+      'Add Markdown, text, HTML and PDF files (folders recursively) to the team',
+      'knowledge base that research agents search with internal_search. Changed',
+      'files are re-read, unchanged ones skipped.',
+    ],
+    flags: {},
+    positionals: true,
+  },
+  {
+    name: 'kb',
+    sub: 'list',
+    forms: ['kb list'],
+    about: ['The documents in the knowledge base.'],
+    flags: {},
+    positionals: false,
+  },
+  {
+    name: 'kb',
+    sub: 'remove',
+    forms: ['kb remove PATH...'],
+    about: ['Remove a document, or every document under a folder.'],
+    flags: {},
+    positionals: true,
+  },
+  {
+    name: 'migrate',
+    forms: ['migrate'],
+    about: ['Apply database migrations (they also run at every start).'],
+    flags: {},
+    positionals: false,
+  },
+  {
+    name: 'where',
+    forms: ['where'],
+    about: ['Where sessions and the knowledge base are kept.'],
+    flags: {},
+    positionals: false,
+  },
+];
+
+/** Flags every command takes (read before the command's own). */
+export const GLOBAL_FLAGS: Record<string, Flag> = {
+  verbose: { type: 'boolean', help: 'informational logs and error details on stderr, one line each' },
+  'no-color': { type: 'boolean', help: 'no colours or cursor movement (as NO_COLOR=1 does)' },
+  help: { type: 'boolean', short: 'h', help: "this command's help" },
+};
+
+/** The spec a command line names (`sessions list` by its first two words), if any. */
+export function specFor(command: string, sub?: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === command && (c.sub === undefined || c.sub === sub));
+}
+
+/**
+ * The command's flags and positional arguments; an unknown flag (or a value
+ * where none is taken) throws parseArgs' ERR_PARSE_ARGS_* error, which the
+ * caller reports as a usage error (exit 2).
+ */
+export function parseCommand(spec: CommandSpec, args: string[]) {
+  const options: ParseArgsConfig['options'] = {};
+  for (const [name, flag] of Object.entries({ ...spec.flags, ...GLOBAL_FLAGS }))
+    options[name] = { type: flag.type, ...(flag.short ? { short: flag.short } : {}) };
+  return parseArgs({ args, options, allowPositionals: spec.positionals, strict: true });
+}
