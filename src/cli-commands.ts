@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { askAboutCommand } from './cli/ask-about-command.js';
 import { askCommand } from './cli/ask-command.js';
@@ -10,10 +10,12 @@ import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { outPathProblem } from './cli/out-path.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
+import { TerminalLease } from './cli/terminal-lease.js';
 import { openStore } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { type Config, loadConfig } from './config.js';
 import { requireResearchSettings } from './config-requirements.js';
+import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
@@ -22,6 +24,7 @@ import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
 import type { Store } from './store/store.js';
+import { TerminalSessions } from './store/terminal-sessions.js';
 
 /** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
 export async function runCommand(
@@ -195,11 +198,14 @@ async function askFromCli(
       research: room.research.current,
       logger,
       newSessionId: randomUUID,
-      store: { ...store, service: room.service },
+      store,
+      service: room.service,
+      lease: terminalLease(store, config, logger),
       requester,
       maxQuestionChars: config.slack.maxQuestionChars,
       estimatePlan: room.estimatePlan,
       pager: config.pager,
+      editor: config.editor,
     };
     return askCommand(deps, flags, io);
   });
@@ -216,4 +222,16 @@ async function withStore(
   } finally {
     await store.db.close();
   }
+}
+
+/** The lease this process holds on the session it runs in the foreground. */
+function terminalLease(store: Store, config: Config, logger: Logger): TerminalLease {
+  const owner = `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = config.jobs.leaseMs;
+  return new TerminalLease(
+    new SessionLeases(store.db.pool, owner, leaseMs, ['cli']),
+    new TerminalSessions(store.db.pool, leaseMs),
+    leaseMs,
+    logger,
+  );
 }

@@ -88,4 +88,6 @@ export interface Config {
   logLevel?: string;
   /** Shell command a long report is piped through in a terminal. */
   pager: string;
+  /** The command the CLI edits a plan with (VISUAL, else EDITOR); unset: typed at the prompt. */
+  editor?: string;
 }

@@ -107,6 +107,9 @@ const schema = z.object({
   ),
   // The CLI's pager for a long report in a terminal (default: less); "cat" turns paging off.
   PAGER: optionalText,
+  // The CLI's plan editor ([e]dit at the plan review); VISUAL wins, as in other tools.
+  VISUAL: optionalText,
+  EDITOR: optionalText,
   SLACK_BOT_TOKEN: optionalText.pipe(z.string().startsWith('xoxb-', 'must start with xoxb-').optional()),
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText.pipe(z.string().startsWith('xapp-', 'must start with xapp-').optional()),
@@ -283,6 +286,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     },
     logLevel: e.LOG_LEVEL,
     pager: e.PAGER ?? 'less -FRX',
+    editor: e.VISUAL ?? e.EDITOR,
   };
   return Object.freeze(config);
 }

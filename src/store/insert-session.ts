@@ -13,6 +13,8 @@ export interface NewSession {
   question: string;
   /** What it may spend, held against the daily caps until it finishes (see SpendStore). */
   reservedUsd?: number | null;
+  /** A session run in the requesting process: held by it from the start (see TerminalSessions). */
+  lease?: { owner: string; seconds: number };
 }
 
 /** How a queued session opens in Slack: the message that opened it (by role) and its first writes. */
@@ -72,7 +74,9 @@ export async function insertQueued(
 /** A session the CLI runs in its own process (never a job for the workers). */
 export async function insertRunning(db: Queryable, session: NewSession): Promise<void> {
   await db.query(
-    `INSERT INTO sessions (${COLUMNS}, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running')`,
-    values(session),
+    `INSERT INTO sessions (${COLUMNS}, status, lease_owner, lease_expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10,
+       CASE WHEN $10::text IS NULL THEN NULL ELSE now() + make_interval(secs => $11) END)`,
+    [...values(session), session.lease?.owner ?? null, session.lease?.seconds ?? 0],
   );
 }

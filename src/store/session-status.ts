@@ -11,7 +11,9 @@ export type SessionStatus =
   | 'undeliverable'
   | 'failed'
   | 'cancelled'
-  | 'expired';
+  | 'expired'
+  /** A terminal's session whose process went away: resumable, cancellable, not counted as running. */
+  | 'interrupted';
 
 /** Research not finished yet: these count against the per-user limit and can be cancelled. */
 export const RESEARCHING: readonly SessionStatus[] = [
@@ -26,6 +28,8 @@ export const RESEARCHING: readonly SessionStatus[] = [
  * died, or a reviewed plan whose start time (queued_at) has come.
  */
 export const RUNNABLE: readonly SessionStatus[] = ['reviewing', 'queued', 'running', 'reporting'];
+/** Their reservations still count against the spending caps: research that may go on spending. */
+export const HOLDS_SPENDING: readonly SessionStatus[] = [...RESEARCHING, 'interrupted'];
 /** Nothing more will happen to these (retention may delete them). */
 export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'failed', 'cancelled', 'expired'];
 
@@ -34,17 +38,27 @@ export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'fai
  * report and a reader who can see it: `done` means the requester has it.
  */
 export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
-  clarifying: ['queued', 'running', 'cancelled', 'expired'],
-  reviewing: ['running', 'cancelled'],
+  clarifying: ['queued', 'running', 'cancelled', 'expired', 'interrupted'],
+  reviewing: ['running', 'cancelled', 'interrupted'],
   queued: ['running'],
-  running: ['reporting', 'clarifying', 'reviewing', 'delivering', 'done', 'failed', 'cancelled'],
-  reporting: ['delivering', 'done', 'failed', 'cancelled'],
+  running: [
+    'reporting',
+    'clarifying',
+    'reviewing',
+    'delivering',
+    'done',
+    'failed',
+    'cancelled',
+    'interrupted',
+  ],
+  reporting: ['delivering', 'done', 'failed', 'cancelled', 'interrupted'],
   delivering: ['done', 'undeliverable'],
   done: [],
   undeliverable: [],
   failed: [],
   cancelled: [],
   expired: [],
+  interrupted: ['running', 'cancelled'],
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from './database.js';
-import { RESEARCHING } from './session-status.js';
+import { HOLDS_SPENDING } from './session-status.js';
 
 export interface Spend {
   /** Sessions that finished in the period. */
@@ -47,7 +47,7 @@ export class SpendStore {
          WHERE a.created_at >= since.at
            AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3))
        SELECT r.sessions, r.reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens FROM research r, asked a`,
-      [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, RESEARCHING],
+      [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, HOLDS_SPENDING],
     );
     const r = rows[0];
     return {

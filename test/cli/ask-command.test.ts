@@ -68,7 +68,8 @@ function ask(
       research: research.current,
       logger: engine.logger,
       newSessionId: store ? randomUUID : () => 'sess-1',
-      store: store && { ...store, service: testService(store.db, { research, rules }) },
+      store,
+      service: store && testService(store.db, { research, rules }),
       requester: 'ann',
       maxQuestionChars: 2000,
     },
@@ -312,7 +313,7 @@ describe('sessions in the store', () => {
       expect(show.err.text).toContain('Research plan:\n1. Running costs');
       // On a pipe, the report exactly as ask printed it: the Markdown document --out writes.
       expect(show.out.text).toBe(asked.out.text);
-      expect(show.out.text).toMatch(/^# .+\n\n[^]*\n## Sources\n\n1\. \[/);
+      expect(show.out.text).toMatch(/^# .+\n\n[\s\S]*\n## Sources\n\n1\. \[/);
       const missing = io();
       expect(await showSession(store, 'ffffffff', missing, { json: false })).toBe(1);
       expect(missing.err.text).toContain('no session matches "ffffffff"');

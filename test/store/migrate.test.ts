@@ -34,6 +34,7 @@ describe.each([
       '015_report_search.sql',
       '016_reuse_offers.sql',
       '017_agent_sessions.sql',
+      '018_interrupted.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -56,6 +57,7 @@ describe.each([
       { id: 15, name: '015_report_search.sql' },
       { id: 16, name: '016_reuse_offers.sql' },
       { id: 17, name: '017_agent_sessions.sql' },
+      { id: 18, name: '018_interrupted.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -89,6 +91,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 17]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 18]);
   });
 });

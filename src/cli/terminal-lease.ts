@@ -1,0 +1,69 @@
+import type { SessionLeases } from '../jobs/session-leases.js';
+import type { Logger } from '../ports/logger.js';
+import type { TerminalSessions } from '../store/terminal-sessions.js';
+
+/**
+ * Why a terminal's run stopped without ending: the terminal closed (SIGHUP),
+ * the process was told to stop (SIGTERM), or the lease was lost while the
+ * process was paused. The session rests `interrupted`, to be resumed.
+ */
+export class Interruption extends Error {
+  constructor(
+    message: string,
+    readonly leaseLost = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The lease a terminal holds on the session it runs, renewed every third of
+ * the lease. A cancel asked from elsewhere
+ * (`deep-research cancel`) stops the run as Ctrl-C would; a lease found
+ * taken (the process was paused past it and the session swept to
+ * `interrupted`) stops it as an interruption.
+ */
+export class TerminalLease {
+  constructor(
+    private readonly leases: SessionLeases,
+    private readonly terminals: TerminalSessions,
+    private readonly leaseMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  get owner(): string {
+    return this.leases.owner;
+  }
+
+  /** How long the lease lasts unrenewed. */
+  get seconds(): number {
+    return this.leaseMs / 1000;
+  }
+
+  keep(id: string): { lost: AbortSignal; stop: () => void } {
+    const lost = new AbortController();
+    const timer = setInterval(
+      () => {
+        this.leases.heartbeat(id).then(
+          (beat) => {
+            if (!beat.held) lost.abort(new Interruption('this process was paused past its lease', true));
+            else if (beat.cancelRequested) lost.abort(new Error('cancelled with deep-research cancel'));
+          },
+          // A database blip: the next beat tries again, well inside the lease.
+          (err) => this.log.warn({ err, sessionId: id }, 'could not renew the session lease'),
+        );
+      },
+      Math.max(1000, this.leaseMs / 3),
+    );
+    timer.unref();
+    return { lost: lost.signal, stop: () => clearInterval(timer) };
+  }
+
+  interrupt(id: string): Promise<boolean> {
+    return this.terminals.interrupt(id, this.owner);
+  }
+
+  release(id: string): Promise<void> {
+    return this.leases.release(id);
+  }
+}
