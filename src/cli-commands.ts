@@ -8,6 +8,7 @@ import { findCommand } from './cli/find-command.js';
 import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { outPathProblem } from './cli/out-path.js';
+import { cancelCommand, moreCommand, resumeCommand } from './cli/session-commands.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { TerminalLease } from './cli/terminal-lease.js';
@@ -134,6 +135,55 @@ export async function runCommand(
         return kbList(store, io);
       });
     }
+    case 'resume':
+    case 'cancel':
+    case 'more': {
+      if (positionals.length !== 1) {
+        io.stderr.write(`error: use "deep-research ${spec.forms[0]}".\n`);
+        return 2;
+      }
+      const out = text('out');
+      const problem = out ? await outPathProblem(out) : undefined;
+      if (problem) {
+        io.stderr.write(`error: ${problem}.\n`);
+        return 2;
+      }
+      const config = loadConfig(env);
+      if (spec.name !== 'cancel') requireResearchSettings(config);
+      const logger = cliLogger(config);
+      return withStore(config, logger, async (store) => {
+        const room = composeSessions(config, logger, store, {
+          unreachableIsFatal: true,
+          newSessionId: randomUUID,
+        });
+        const deps = {
+          store,
+          sessions: store.sessions,
+          terminals: new TerminalSessions(store.db.pool, config.jobs.leaseMs),
+          service: room.service,
+          research: room.research,
+          lease: terminalLease(store, config, logger),
+          requester: userInfo().username,
+          logger,
+          estimatePlan: room.estimatePlan,
+          pager: config.pager,
+          editor: config.editor,
+        };
+        const id = positionals[0]!;
+        if (spec.name === 'cancel') return cancelCommand(deps, id, io);
+        await room.engine();
+        const options = {
+          clarify: true,
+          answers: text('answers'),
+          out,
+          json: Boolean(flags.json),
+          yes: Boolean(flags.yes),
+        };
+        return spec.name === 'resume'
+          ? resumeCommand(deps, id, options, io)
+          : moreCommand(deps, id, options, io);
+      });
+    }
     case 'migrate': {
       const config = loadConfig(env);
       const { db, applied } = await openStore(config, cliLogger(config));
@@ -218,6 +268,8 @@ async function withStore(
 ): Promise<number> {
   const store = await openStore(config, logger);
   try {
+    // Terminal sessions whose process went away rest interrupted before anything reads or counts them.
+    await new TerminalSessions(store.db.pool, config.jobs.leaseMs).interruptLapsed();
     return await run(store);
   } finally {
     await store.db.close();

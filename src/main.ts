@@ -1,6 +1,7 @@
 import { COMMANDS, parseCommand, specFor } from './cli/commands.js';
 import { commandHelp, USAGE, VERSION } from './cli/help.js';
 import type { Io } from './cli/io.js';
+import { Interruption } from './cli/terminal-lease.js';
 import { terminalLogger } from './cli/terminal-logger.js';
 import { runCommand } from './cli-commands.js';
 import type { Config } from './config.js';
@@ -78,7 +79,9 @@ export async function runFromProcess(): Promise<void> {
     process.stderr.write('\nStopping… (Ctrl-C again to quit at once)\n');
     controller.abort(new Error('cancelled by user'));
   });
-  process.on('SIGTERM', () => controller.abort(new Error('terminated')));
+  // The terminal closed, or the process is told to stop: a session running here rests interrupted, resumable.
+  process.on('SIGHUP', () => controller.abort(new Interruption('the terminal closed')));
+  process.on('SIGTERM', () => controller.abort(new Interruption('terminated')));
   // The reader went away (`sessions list | head -1`): nothing more can be said to it; end quietly.
   for (const stream of [process.stdout, process.stderr])
     stream.on('error', (error: NodeJS.ErrnoException) => {

@@ -115,6 +115,49 @@ export const COMMANDS: CommandSpec[] = [
     positionals: true,
   },
   {
+    name: 'resume',
+    forms: ['resume ID [--yes] [--out FILE] [--json]'],
+    about: [
+      'Go on with an interrupted session (its terminal closed or its process died)',
+      'from its last checkpoint, in the foreground, as ask does.',
+    ],
+    flags: {
+      yes: { type: 'boolean', short: 'y', help: 'start a plan waiting for review without asking' },
+      out: { type: 'string', value: 'FILE', help: 'also write the report as a Markdown document to FILE' },
+      json: json('every event and the result'),
+      answers: {
+        type: 'string',
+        value: 'TEXT',
+        help: 'the answer to clarifying questions still open (for scripts and --json)',
+      },
+    },
+    positionals: true,
+  },
+  {
+    name: 'cancel',
+    forms: ['cancel ID'],
+    about: [
+      'Cancel a session: an interrupted one at once; one running elsewhere (another',
+      'terminal, a worker) stops at its next step and keeps what was found.',
+    ],
+    flags: {},
+    positionals: true,
+  },
+  {
+    name: 'more',
+    forms: ['more ID [--yes] [--out FILE] [--json]'],
+    about: [
+      'Research more: a new session that goes on from a finished report with',
+      'everything it found, in the foreground (as [Research more] in Slack).',
+    ],
+    flags: {
+      yes: { type: 'boolean', short: 'y', help: 'start the plan without asking' },
+      out: { type: 'string', value: 'FILE', help: 'also write the report as a Markdown document to FILE' },
+      json: json('every event and the result'),
+    },
+    positionals: true,
+  },
+  {
     name: 'serve',
     forms: ['serve'],
     about: [

@@ -103,6 +103,14 @@ export async function runInTerminal(
     if (outcome.kind === 'needs_clarification') {
       await recorder?.finish(outcome);
       view?.stop();
+      if (options.json && options.answers === undefined) {
+        // Nobody reads a prompt under --json: say what to do instead of waiting on one.
+        await lease?.release(id);
+        io.stderr.write(
+          `error: the research asks clarifying questions and --json cannot prompt: give --answers "…" (session ${id}).\n`,
+        );
+        return 2;
+      }
       const answer =
         options.answers !== undefined
           ? given(io, outcome.questions, options.answers, options.json)

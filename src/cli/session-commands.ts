@@ -1,0 +1,135 @@
+import type { ResearchBackends } from '../sessions/research-backends.js';
+import type { SessionService } from '../sessions/session-service.js';
+import { isResearching } from '../store/session-status.js';
+import type { SessionStore } from '../store/session-store.js';
+import type { TerminalSessions } from '../store/terminal-sessions.js';
+import type { Io } from './io.js';
+import { refusalLine } from './refusal-line.js';
+import { sessionById } from './sessions-command.js';
+import type { TerminalLease } from './terminal-lease.js';
+import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal-run.js';
+
+export interface SessionCommandDeps extends TerminalRunDeps {
+  sessions: SessionStore;
+  terminals: TerminalSessions;
+  service: SessionService;
+  research: ResearchBackends;
+  lease: TerminalLease;
+  requester: string;
+}
+
+/** `deep-research resume ID`: an interrupted session goes on from its checkpoint, in the foreground. */
+export async function resumeCommand(
+  deps: SessionCommandDeps,
+  id: string,
+  options: RunOptions,
+  io: Io,
+): Promise<number> {
+  const row = await sessionById(deps.sessions, id, io);
+  if (!row) return 1;
+  if (row.status !== 'interrupted') {
+    const why = isResearching(row.status)
+      ? row.origin === 'cli'
+        ? 'it is running in another process (or queued for a worker)'
+        : 'it is in Slack; follow it there'
+      : `it is ${row.status}`;
+    io.stderr.write(`error: session ${row.id.slice(0, 8)} cannot be resumed: ${why}.\n`);
+    return 1;
+  }
+  const checkpoint = await deps.sessions.loadCheckpoint(row.id);
+  if (!checkpoint || !(await deps.terminals.resume(row.id, deps.lease.owner))) {
+    io.stderr.write(`error: session ${row.id.slice(0, 8)} was taken up by another process just now.\n`);
+    return 1;
+  }
+  // What the interrupted run did after its last checkpoint is done again: its events go, as a worker's do.
+  await deps.sessions.truncateEventsToCheckpoint(row.id);
+  return runInTerminal(
+    deps,
+    {
+      question: row.question,
+      checkpoint,
+      backend: deps.research.of(checkpoint),
+      spendLimitUsd: row.reservedUsd ?? undefined,
+      headline: `Resuming: ${row.question}\nSession ${row.id} · Ctrl-C cancels and prints what was found.\n`,
+    },
+    options,
+    io,
+  );
+}
+
+/**
+ * `deep-research cancel ID`: an interrupted session ends cancelled at once;
+ * one running elsewhere (another terminal, a worker) is asked to stop and
+ * keeps what it found, as [Cancel] does in Slack.
+ */
+export async function cancelCommand(deps: SessionCommandDeps, id: string, io: Io): Promise<number> {
+  const row = await sessionById(deps.sessions, id, io);
+  if (!row) return 1;
+  const short = row.id.slice(0, 8);
+  if (row.status === 'interrupted') {
+    if (await deps.terminals.cancelInterrupted(row.id, deps.requester)) {
+      io.stdout.write(`Cancelled session ${short}.\n`);
+      return 0;
+    }
+  }
+  const now = (await deps.sessions.get(row.id)) ?? row;
+  if (!isResearching(now.status)) {
+    io.stderr.write(`error: session ${short} has already finished (${now.status}).\n`);
+    return 1;
+  }
+  if (now.origin === 'slack' && (now.status === 'clarifying' || now.status === 'reviewing')) {
+    io.stderr.write(`error: session ${short} waits for its requester in Slack: cancel it there.\n`);
+    return 1;
+  }
+  const how = await deps.service.cancel(now, deps.requester, async () => []);
+  io.stdout.write(
+    how === 'cancelled'
+      ? `Cancelled session ${short}.\n`
+      : `Stopping session ${short}: the process running it stops at its next step and keeps what was found.\n`,
+  );
+  return 0;
+}
+
+/** `deep-research more ID`: Research more, a new session going on from a finished report, in the foreground. */
+export async function moreCommand(
+  deps: SessionCommandDeps,
+  id: string,
+  options: RunOptions,
+  io: Io,
+): Promise<number> {
+  const row = await sessionById(deps.sessions, id, io);
+  if (!row) return 1;
+  const continued = isResearching(row.status) ? null : await deps.service.continueFrom(row);
+  if (!continued) {
+    io.stderr.write(`error: session ${row.id.slice(0, 8)} has no finished report to research more from.\n`);
+    return 1;
+  }
+  const lease = { owner: deps.lease.owner, seconds: deps.lease.seconds };
+  const session = {
+    origin: 'cli',
+    requester: deps.requester,
+    question: row.question,
+    turn: row.turn + 1,
+    lease,
+  };
+  const started = await deps.service.startHere({
+    session: { ...session, origin: 'cli' },
+    checkpoint: continued,
+  });
+  if (!started.started) {
+    io.stderr.write(`error: ${refusalLine(started.refusal)}\n`);
+    return 1;
+  }
+  return runInTerminal(
+    deps,
+    {
+      question: row.question,
+      checkpoint: started.checkpoint,
+      backend: deps.research.of(started.checkpoint),
+      spendLimitUsd: started.spendLimitUsd,
+      headline: `Researching more: ${row.question}\nSession ${started.id} · Ctrl-C cancels and prints what was found.\n`,
+    },
+    options,
+    io,
+  );
+}

@@ -1,0 +1,176 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main.js';
+import { RuleLlm } from '../fakes/rule-llm.js';
+import { type CliEnvironment, cliEnvironment } from '../helpers/cli-env.js';
+import { io } from '../helpers/io.js';
+import { eventually } from '../helpers/slack-harness.js';
+
+const BIN = join(import.meta.dirname, '../../bin/deep-research.js');
+const children: ChildProcess[] = [];
+
+/** The CLI as a person runs it: its own process, given `env` over a clean environment. */
+function cli(args: string[], env: Record<string, string>, how: 'pipe' | 'pty' = 'pipe') {
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env };
+  const child =
+    how === 'pty'
+      ? // util-linux `script` gives the command a pseudo-terminal for stdin, stdout and stderr.
+        spawn('script', ['-qfec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], {
+          env: base,
+        })
+      : spawn(process.execPath, [BIN, ...args], { env: base });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (d: Buffer) => {
+    out.stdout += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out.stderr += d.toString();
+  });
+  child.stdin?.end();
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, out, exited };
+}
+
+const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+let env: CliEnvironment;
+let db: pg.Client;
+beforeAll(async () => {
+  // Slow enough that a run can be caught in the middle: each model answer takes 300 ms.
+  env = await cliEnvironment(new RuleLlm({ rounds: 4, delayMs: 300 }));
+  env.env.LEASE_SECONDS = '5';
+  db = new pg.Client({ connectionString: env.env.DATABASE_URL });
+  await db.connect();
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  await db.end();
+  await env.close();
+});
+
+const statusOf = async (question: string) =>
+  (await db.query('SELECT id, status FROM sessions WHERE question = $1 ORDER BY turn', [question])).rows[0] as
+    | { id: string; status: string }
+    | undefined;
+const agentsStarted = async (id: string) =>
+  Number(
+    (
+      await db.query(
+        "SELECT count(*) AS n FROM session_events WHERE session_id = $1 AND type = 'agent_started'",
+        [id],
+      )
+    ).rows[0].n,
+  );
+
+describe('the CLI as a process', () => {
+  it('leaves a session interrupted when its terminal closes, and resume finishes it with one report', async () => {
+    const question = 'How do tides work when the terminal closes?';
+    const run = cli(['ask', '--no-clarify', '--yes', question], env.env);
+    const row = await eventually(
+      async () => {
+        const found = await statusOf(question);
+        return found && (await agentsStarted(found.id)) > 0 ? found : undefined;
+      },
+      60_000,
+      'research under way',
+    );
+    run.child.kill('SIGHUP');
+    expect(await run.exited).toBe(1);
+    expect((await statusOf(question))!.status).toBe('interrupted');
+    expect(run.out.stderr).toContain(
+      `Interrupted (the terminal closed): resume it with deep-research resume ${row.id.slice(0, 8)}`,
+    );
+    expect(run.out.stdout).toBe('');
+
+    // Interrupted sessions are listed for the person to act on.
+    const listed = io();
+    expect(await runCli(['sessions', 'list', '--status', 'interrupted'], env.env, listed)).toBe(0);
+    expect(listed.out.text).toContain(row.id.slice(0, 8));
+
+    const resumed = io();
+    expect(await runCli(['resume', row.id.slice(0, 8)], env.env, resumed)).toBe(0);
+    expect((await statusOf(question))!.status).toBe('done');
+    expect(resumed.out.text.match(/^## Sources$/gm)).toHaveLength(1);
+    const reports = await db.query(
+      "SELECT count(*)::int AS n FROM session_events WHERE session_id = $1 AND type = 'report_done'",
+      [row.id],
+    );
+    expect(reports.rows[0].n).toBe(1);
+    // Research done before the interruption's last checkpoint is not done twice.
+    const started = await db.query(
+      "SELECT payload->>'task' AS task FROM session_events WHERE session_id = $1 AND type = 'agent_started'",
+      [row.id],
+    );
+    const tasks = started.rows.map((r) => r.task);
+    expect(tasks).toEqual([...new Set(tasks)]);
+    expect(tasks).toHaveLength(4);
+    // Nothing is left to resume.
+    const again = io();
+    expect(await runCli(['resume', row.id], env.env, again)).toBe(1);
+    expect(again.err.text).toBe(`error: session ${row.id.slice(0, 8)} cannot be resumed: it is done.\n`);
+
+    // Research more from the terminal: a second session going on from this one's report.
+    const more = io();
+    expect(await runCli(['more', row.id.slice(0, 8)], env.env, more)).toBe(0);
+    expect(more.err.text).toContain(`Researching more: ${question}`);
+    const turns = await db.query('SELECT turn, status FROM sessions WHERE question = $1 ORDER BY turn', [
+      question,
+    ]);
+    expect(turns.rows).toEqual([
+      { turn: 1, status: 'done' },
+      { turn: 2, status: 'done' },
+    ]);
+  }, 120_000);
+
+  it('rests a session interrupted within the lease time after its process is killed outright, and cancel ends it', async () => {
+    const question = 'How do tides work when the process is killed?';
+    const run = cli(['ask', '--no-clarify', '--yes', question], env.env);
+    const row = await eventually(
+      async () => {
+        const found = await statusOf(question);
+        return found && (await agentsStarted(found.id)) > 0 ? found : undefined;
+      },
+      60_000,
+      'research under way',
+    );
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect((await statusOf(question))!.status).toBe('running');
+    // Any look at the sessions after the lease (5 s) finds it interrupted.
+    await eventually(
+      async () => {
+        await runCli(['sessions', 'list'], env.env, io());
+        return (await statusOf(question))!.status === 'interrupted';
+      },
+      20_000,
+      'interrupted',
+    );
+    // An interrupted session does not count against the per-person limit: with a limit of 1, asking works.
+    const limited = { ...env.env, MAX_SESSIONS_PER_USER: '1' };
+    expect(await runCli(['ask', '--no-clarify', '--yes', 'Is the limit free again?'], limited, io())).toBe(0);
+    const cancelled = io();
+    expect(await runCli(['cancel', row.id.slice(0, 8)], env.env, cancelled)).toBe(0);
+    expect(cancelled.out.text).toBe(`Cancelled session ${row.id.slice(0, 8)}.\n`);
+    expect((await statusOf(question))!.status).toBe('cancelled');
+  }, 120_000);
+
+  it('ends quietly when its reader goes away, and prints no escape codes under NO_COLOR in a terminal', async () => {
+    const piped = cli(['help'], env.env);
+    piped.child.stdout!.destroy();
+    expect(await piped.exited).toBe(0);
+    expect(piped.out.stderr).toBe('');
+
+    const args = ['ask', '--no-clarify', '--yes', 'What is tidal power?'];
+    const plain = cli(args, { ...env.env, NO_COLOR: '1', PAGER: 'cat' }, 'pty');
+    expect(await plain.exited).toBe(0);
+    expect(plain.out.stdout).toContain('Sources:');
+    expect(plain.out.stdout).not.toMatch(/\x1b/);
+    const coloured = cli(args, { ...env.env, PAGER: 'cat' }, 'pty');
+    expect(await coloured.exited).toBe(0);
+    expect(coloured.out.stdout).toMatch(/\x1b\[/);
+  }, 180_000);
+});
