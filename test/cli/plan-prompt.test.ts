@@ -7,7 +7,7 @@ import { io } from '../helpers/io.js';
 import { corpusTools, finalReportStep, researcher, URL_A } from '../helpers/scenario.js';
 import { testResearch } from '../helpers/session-room.js';
 
-function ask(llm: ScriptedLlm, streams: Io) {
+function ask(llm: ScriptedLlm, streams: Io, editor?: string) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
   return askCommand(
@@ -18,6 +18,7 @@ function ask(llm: ScriptedLlm, streams: Io) {
       requester: 'ann',
       maxQuestionChars: 2000,
       estimatePlan: async () => '5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)',
+      editor,
     },
     { question: 'How do heat pumps compare with gas boilers?', clarify: false, json: false },
     streams,
@@ -77,6 +78,42 @@ describe('the plan review at the terminal', () => {
     llm.assertDone();
     expect(streams.err.text).toContain(
       'Write the plan as numbered steps: "1. …", one per line.\nStart? [Y/n/e(dit)] ',
+    );
+  });
+
+  it('opens the plan in EDITOR when one is set, and researches with what was saved', async () => {
+    const orchestrator: Lane = {
+      name: 'orchestrator',
+      match: purpose('orchestrator'),
+      steps: [
+        {
+          ...call('research_agent', { task: 'T1 costs in Europe' }),
+          expect: (r) => {
+            expect(r.messages[0]!.content).toContain('1. Running costs in Europe\n2. Grants');
+          },
+        },
+        call('generate_report'),
+      ],
+    };
+    const llm = new ScriptedLlm([
+      plan(),
+      orchestrator,
+      researcher('T1 costs', 'heat pump costs', [URL_A], URL_A),
+      { name: 'report', match: purpose('final_report'), steps: [finalReportStep] },
+    ]);
+    // An "editor" that changes the first step in the file it is given, as a person would.
+    const streams = io(['e\n']);
+    expect(await ask(llm, streams, "sed -i 's/^1. Running costs$/1. Running costs in Europe/'")).toBe(0);
+    llm.assertDone();
+    expect(streams.err.text).not.toContain('Write the plan as numbered steps');
+  });
+
+  it('keeps the plan and asks again when the editor fails', async () => {
+    const llm = new ScriptedLlm([plan()]);
+    const streams = io(['e\n', 'n\n']);
+    expect(await ask(llm, streams, 'false')).toBe(1);
+    expect(streams.err.text).toContain(
+      'The editor (false) did not finish cleanly; the plan is unchanged.\nStart? [Y/n/e(dit)] ',
     );
   });
 });
