@@ -28,6 +28,7 @@ import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.j
 import { ReuseOfferStore } from './store/reuse-offer-store.js';
 import { sessionsByStatus } from './store/session-counts.js';
 import type { Store } from './store/store.js';
+import { TerminalSessions } from './store/terminal-sessions.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -114,7 +115,8 @@ export async function runService(
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
           };
-          const { expired } = await runMaintenance(store, rules, logger);
+          const terminals = new TerminalSessions(store.db.pool, config.jobs.leaseMs);
+          const { expired } = await runMaintenance(store, rules, logger, terminals);
           await delivery?.showExpired(expired);
         },
       },

@@ -1,15 +1,23 @@
 import type { Logger } from '../ports/logger.js';
 import { applyRetention } from '../store/retention.js';
 import type { Store } from '../store/store.js';
+import type { TerminalSessions } from '../store/terminal-sessions.js';
 
-/** Housekeeping any worker may run: unanswered clarifications expire, old sessions and event keys go. */
+/**
+ * Housekeeping any worker may run: unanswered clarifications expire, terminal
+ * sessions whose process died rest interrupted, old sessions and event keys go.
+ */
 export async function runMaintenance(
   store: Pick<Store, 'sessions' | 'lifecycle'>,
   limits: { clarifyTimeoutHours: number; retentionDays: number },
   log: Logger,
+  terminals?: TerminalSessions,
 ): Promise<{ expired: string[] }> {
   const expired = await store.lifecycle.expireClarifications(limits.clarifyTimeoutHours);
+  // Terminal sessions whose process died are shown as interrupted, even if no terminal looks again.
+  const interrupted = (await terminals?.interruptLapsed()) ?? [];
   const purged = await applyRetention(store.sessions, limits.retentionDays);
-  if (expired.length || purged) log.info({ expired: expired.length, purged }, 'maintenance');
+  if (expired.length || purged || interrupted.length)
+    log.info({ expired: expired.length, purged, interrupted: interrupted.length }, 'maintenance');
   return { expired };
 }
