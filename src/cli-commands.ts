@@ -27,6 +27,9 @@ import { usageSummary } from './sessions/spend-caps.js';
 import type { Store } from './store/store.js';
 import { TerminalSessions } from './store/terminal-sessions.js';
 
+/** Commands that take exactly one session id. */
+const ONE_ID = new Set(['sessions show', 'resume', 'cancel', 'more']);
+
 /** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
 export async function runCommand(
   spec: CommandSpec,
@@ -37,9 +40,19 @@ export async function runCommand(
   cliLogger: (config: Config) => Logger,
 ): Promise<number> {
   const text = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+  const refuse = (sentence: string) => {
+    io.stderr.write(`error: ${sentence}.\n`);
+    return 2;
+  };
+  const command = `${spec.name}${spec.sub ? ` ${spec.sub}` : ''}`;
+  // Where the report should go is checked first: minutes of research must not end in a typo.
+  const out = text('out');
+  const outProblem = out ? await outPathProblem(out) : undefined;
+  if (outProblem) return refuse(outProblem);
+  if (ONE_ID.has(command) && positionals.length !== 1) return refuse(`use "deep-research ${spec.forms[0]}"`);
   const withCliStore = (config: Config, run: (store: Store) => Promise<number>) =>
     withStore(config, cliLogger(config), run);
-  switch (`${spec.name}${spec.sub ? ` ${spec.sub}` : ''}`) {
+  switch (command) {
     case 'where': {
       const { database } = loadConfig(env);
       io.stdout.write(
@@ -81,10 +94,8 @@ export async function runCommand(
     }
     case 'sessions list': {
       const limit = text('limit') === undefined ? 20 : Number(text('limit'));
-      if (!Number.isInteger(limit) || limit < 1) {
-        io.stderr.write(`error: --limit must be a whole number of at least 1 (got "${text('limit')}").\n`);
-        return 2;
-      }
+      if (!Number.isInteger(limit) || limit < 1)
+        return refuse(`--limit must be a whole number of at least 1 (got "${text('limit')}")`);
       const statuses = text('status')
         ?.split(',')
         .map((x) => x.trim())
@@ -95,16 +106,6 @@ export async function runCommand(
       );
     }
     case 'sessions show': {
-      if (positionals.length !== 1) {
-        io.stderr.write('error: use "deep-research sessions show ID".\n');
-        return 2;
-      }
-      const out = text('out');
-      const problem = out ? await outPathProblem(out) : undefined;
-      if (problem) {
-        io.stderr.write(`error: ${problem}.\n`);
-        return 2;
-      }
       const config = loadConfig(env);
       const logger = cliLogger(config);
       return withStore(config, logger, (store) => {
@@ -138,16 +139,6 @@ export async function runCommand(
     case 'resume':
     case 'cancel':
     case 'more': {
-      if (positionals.length !== 1) {
-        io.stderr.write(`error: use "deep-research ${spec.forms[0]}".\n`);
-        return 2;
-      }
-      const out = text('out');
-      const problem = out ? await outPathProblem(out) : undefined;
-      if (problem) {
-        io.stderr.write(`error: ${problem}.\n`);
-        return 2;
-      }
       const config = loadConfig(env);
       if (spec.name !== 'cancel') requireResearchSettings(config);
       const logger = cliLogger(config);
@@ -216,11 +207,6 @@ async function askFromCli(
 ): Promise<number> {
   if (flags.backend !== undefined && !['agents', 'deep-research-api'].includes(flags.backend)) {
     io.stderr.write(`error: --backend must be agents or deep-research-api (got "${flags.backend}").\n`);
-    return 2;
-  }
-  const problem = flags.out ? await outPathProblem(flags.out) : undefined;
-  if (problem) {
-    io.stderr.write(`error: ${problem}.\n`);
     return 2;
   }
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);

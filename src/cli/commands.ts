@@ -25,6 +25,12 @@ const json = (what: string): Flag => ({
   type: 'boolean',
   help: `print ${what} as JSON (one object per line)`,
 });
+const out: Flag = {
+  type: 'string',
+  value: 'FILE',
+  help: 'also write the report as a Markdown document to FILE',
+};
+const yes: Flag = { type: 'boolean', short: 'y', help: 'start the plan without asking' };
 
 /** Every command, the one place its flags are declared: parsing and help both read it. */
 export const COMMANDS: CommandSpec[] = [
@@ -51,8 +57,8 @@ export const COMMANDS: CommandSpec[] = [
         value: 'TEXT',
         help: 'the answer to the clarifying questions, if the model asks any (for scripts and --json)',
       },
-      yes: { type: 'boolean', short: 'y', help: 'start the plan without asking' },
-      out: { type: 'string', value: 'FILE', help: 'also write the report as a Markdown document to FILE' },
+      yes,
+      out,
       json: json('the session id, every event and the result'),
       backend: {
         type: 'string',
@@ -110,7 +116,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     flags: {
       json: json('the session and its report'),
-      out: { type: 'string', value: 'FILE', help: 'write the report as a Markdown document to FILE' },
+      out,
     },
     positionals: true,
   },
@@ -122,8 +128,8 @@ export const COMMANDS: CommandSpec[] = [
       'from its last checkpoint, in the foreground, as ask does.',
     ],
     flags: {
-      yes: { type: 'boolean', short: 'y', help: 'start a plan waiting for review without asking' },
-      out: { type: 'string', value: 'FILE', help: 'also write the report as a Markdown document to FILE' },
+      yes,
+      out,
       json: json('every event and the result'),
       answers: {
         type: 'string',
@@ -151,8 +157,8 @@ export const COMMANDS: CommandSpec[] = [
       'everything it found, in the foreground (as [Research more] in Slack).',
     ],
     flags: {
-      yes: { type: 'boolean', short: 'y', help: 'start the plan without asking' },
-      out: { type: 'string', value: 'FILE', help: 'also write the report as a Markdown document to FILE' },
+      yes,
+      out,
       json: json('every event and the result'),
     },
     positionals: true,
