@@ -25,7 +25,7 @@ import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
 import type { Store } from './store/store.js';
-import { TerminalSessions } from './store/terminal-sessions.js';
+import { TerminalLifecycle } from './store/terminal-lifecycle.js';
 
 /** Commands that take exactly one session id. */
 const ONE_ID = new Set(['sessions show', 'resume', 'cancel', 'more']);
@@ -150,7 +150,7 @@ export async function runCommand(
         const deps = {
           store,
           sessions: store.sessions,
-          terminals: new TerminalSessions(store.db.pool, config.jobs.leaseMs),
+          terminals: new TerminalLifecycle(store.db.pool, config.jobs.leaseMs),
           service: room.service,
           research: room.research,
           lease: terminalLease(store, config, logger),
@@ -255,7 +255,7 @@ async function withStore(
   const store = await openStore(config, logger);
   try {
     // Terminal sessions whose process went away rest interrupted before anything reads or counts them.
-    await new TerminalSessions(store.db.pool, config.jobs.leaseMs).interruptLapsed();
+    await new TerminalLifecycle(store.db.pool, config.jobs.leaseMs).interruptLapsed();
     return await run(store);
   } finally {
     await store.db.close();
@@ -268,7 +268,7 @@ function terminalLease(store: Store, config: Config, logger: Logger): TerminalLe
   const leaseMs = config.jobs.leaseMs;
   return new TerminalLease(
     new SessionLeases(store.db.pool, owner, leaseMs, ['cli']),
-    new TerminalSessions(store.db.pool, leaseMs),
+    new TerminalLifecycle(store.db.pool, leaseMs),
     leaseMs,
     logger,
   );

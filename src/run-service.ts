@@ -28,7 +28,7 @@ import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.j
 import { ReuseOfferStore } from './store/reuse-offer-store.js';
 import { sessionsByStatus } from './store/session-counts.js';
 import type { Store } from './store/store.js';
-import { TerminalSessions } from './store/terminal-sessions.js';
+import { TerminalLifecycle } from './store/terminal-lifecycle.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -115,7 +115,7 @@ export async function runService(
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
           };
-          const terminals = new TerminalSessions(store.db.pool, config.jobs.leaseMs);
+          const terminals = new TerminalLifecycle(store.db.pool, config.jobs.leaseMs);
           const { expired } = await runMaintenance(store, rules, logger, terminals);
           await delivery?.showExpired(expired);
         },

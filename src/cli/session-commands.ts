@@ -2,7 +2,7 @@ import type { ResearchBackends } from '../sessions/research-backends.js';
 import type { SessionService } from '../sessions/session-service.js';
 import { isResearching } from '../store/session-status.js';
 import type { SessionStore } from '../store/session-store.js';
-import type { TerminalSessions } from '../store/terminal-sessions.js';
+import type { TerminalLifecycle } from '../store/terminal-lifecycle.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';
 import { sessionById } from './sessions-command.js';
@@ -11,7 +11,7 @@ import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal
 
 export interface SessionCommandDeps extends TerminalRunDeps {
   sessions: SessionStore;
-  terminals: TerminalSessions;
+  terminals: TerminalLifecycle;
   service: SessionService;
   research: ResearchBackends;
   lease: TerminalLease;

@@ -1,6 +1,6 @@
 import type { SessionLeases } from '../jobs/session-leases.js';
 import type { Logger } from '../ports/logger.js';
-import type { TerminalSessions } from '../store/terminal-sessions.js';
+import type { TerminalLifecycle } from '../store/terminal-lifecycle.js';
 
 /**
  * Why a terminal's run stopped without ending: the terminal closed (SIGHUP),
@@ -26,7 +26,7 @@ export class Interruption extends Error {
 export class TerminalLease {
   constructor(
     private readonly leases: SessionLeases,
-    private readonly terminals: TerminalSessions,
+    private readonly terminals: TerminalLifecycle,
     private readonly leaseMs: number,
     private readonly log: Logger,
   ) {}

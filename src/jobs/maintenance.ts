@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import { applyRetention } from '../store/retention.js';
 import type { Store } from '../store/store.js';
-import type { TerminalSessions } from '../store/terminal-sessions.js';
+import type { TerminalLifecycle } from '../store/terminal-lifecycle.js';
 
 /**
  * Housekeeping any worker may run: unanswered clarifications expire, terminal
@@ -11,7 +11,7 @@ export async function runMaintenance(
   store: Pick<Store, 'sessions' | 'lifecycle'>,
   limits: { clarifyTimeoutHours: number; retentionDays: number },
   log: Logger,
-  terminals?: TerminalSessions,
+  terminals?: TerminalLifecycle,
 ): Promise<{ expired: string[] }> {
   const expired = await store.lifecycle.expireClarifications(limits.clarifyTimeoutHours);
   // Terminal sessions whose process died are shown as interrupted, even if no terminal looks again.

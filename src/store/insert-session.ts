@@ -13,7 +13,7 @@ export interface NewSession {
   question: string;
   /** What it may spend, held against the daily caps until it finishes (see SpendStore). */
   reservedUsd?: number | null;
-  /** A session run in the requesting process: held by it from the start (see TerminalSessions). */
+  /** A session run in the requesting process: held by it from the start (see TerminalLifecycle). */
   lease?: { owner: string; seconds: number };
 }
 

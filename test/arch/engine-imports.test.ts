@@ -93,8 +93,10 @@ describe('architecture', () => {
         .slice(1)
         .map((u) => u.split('`')[0]!);
     const writesStatus = (u: string) => /SET[\s\S]*?\bstatus = (\$\d+|CASE)/.test(u);
+    // The lifecycle, and its part for the sessions a terminal runs in its own process.
+    const owners = ['store/session-lifecycle.ts', 'store/terminal-lifecycle.ts'];
     const elsewhere = files(join(root, 'src'))
-      .filter((f) => !f.endsWith('store/session-lifecycle.ts'))
+      .filter((f) => !owners.some((o) => f.endsWith(o)))
       .filter((f) =>
         updates(readFileSync(f, 'utf8')).some((u) => /\bstatus =(?! ANY)/.test(u.split('WHERE')[0]!)),
       )
@@ -109,6 +111,15 @@ describe('architecture', () => {
       expect(write).not.toMatch(/status (=|IN) \(?'/);
     }
     expect(lifecycle.match(/movesTo\(/g)?.length).toBeGreaterThanOrEqual(7);
+    const terminal = readFileSync(join(root, 'src/store/terminal-lifecycle.ts'), 'utf8');
+    const terminalWrites = updates(terminal).filter(writesStatus);
+    // interruptLapsed, interrupt, resume, cancelInterrupted.
+    expect(terminalWrites).toHaveLength(4);
+    for (const write of terminalWrites) {
+      expect(write).toMatch(/status = ANY\(\$\d+::text\[\]\)/);
+      expect(write).not.toMatch(/status (=|IN) \(?'/);
+    }
+    expect(terminal.match(/movesTo\(/g)?.length).toBe(4);
   });
 
   it('keeps every source file at 300 lines or fewer', () => {

@@ -5,14 +5,15 @@ import { movesTo } from './session-status.js';
 const FOREGROUND = `origin = 'cli' AND queued_at IS NULL`;
 
 /**
- * The status moves of sessions a terminal runs in its own process, guarded by
- * the same table as every other move (movesTo). While `ask` runs it holds the
+ * The status moves of sessions a terminal runs in its own process: the
+ * lifecycle's (SessionLifecycle) for those sessions, guarded by the same
+ * table as every other move (movesTo). While `ask` runs it holds the
  * session's lease and renews it (SessionLeases.heartbeat); a process that dies
  * (the terminal closed, kill -9) stops renewing, and the next look at the
  * sessions finds the lease lapsed and rests the session `interrupted`, which
  * the person can resume, cancel or leave; it is never left `running`.
  */
-export class TerminalSessions {
+export class TerminalLifecycle {
   constructor(
     private readonly pool: pg.Pool,
     private readonly leaseMs: number,
@@ -21,11 +22,11 @@ export class TerminalSessions {
   /** Rests every foreground session whose process went away (no live lease); their ids. */
   async interruptLapsed(): Promise<string[]> {
     const { rows } = await this.pool.query(
-      `UPDATE sessions SET status = 'interrupted', lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+      `UPDATE sessions SET status = $2, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
        WHERE ${FOREGROUND} AND status = ANY($1::text[])
          AND (lease_expires_at IS NULL OR lease_expires_at < now())
        RETURNING id`,
-      [movesTo('interrupted')],
+      [movesTo('interrupted'), 'interrupted'],
     );
     return rows.map((r) => r.id as string);
   }
@@ -33,9 +34,9 @@ export class TerminalSessions {
   /** This process is going away with the session unfinished (the terminal closed, SIGTERM): resumable. */
   async interrupt(id: string, owner: string): Promise<boolean> {
     const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET status = 'interrupted', lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+      `UPDATE sessions SET status = $4, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
        WHERE id = $1 AND lease_owner = $2 AND status = ANY($3::text[])`,
-      [id, owner, movesTo('interrupted')],
+      [id, owner, movesTo('interrupted'), 'interrupted'],
     );
     return rowCount === 1;
   }
@@ -43,10 +44,10 @@ export class TerminalSessions {
   /** `resume`: an interrupted session runs again in this process, under its lease; false if it was not interrupted. */
   async resume(id: string, owner: string): Promise<boolean> {
     const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET status = 'running', lease_owner = $2,
+      `UPDATE sessions SET status = $5, lease_owner = $2,
          lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
        WHERE id = $1 AND ${FOREGROUND} AND status = ANY($4::text[])`,
-      [id, owner, this.leaseMs / 1000, movesTo('running', ['interrupted'])],
+      [id, owner, this.leaseMs / 1000, movesTo('running', ['interrupted']), 'running'],
     );
     return rowCount === 1;
   }
@@ -54,10 +55,10 @@ export class TerminalSessions {
   /** `cancel` of an interrupted session: it ends cancelled at once, keeping what its checkpoint has. */
   async cancelInterrupted(id: string, by: string): Promise<boolean> {
     const { rowCount } = await this.pool.query(
-      `UPDATE sessions SET status = 'cancelled', cancelled_by = $2, cancel_requested_at = now(),
+      `UPDATE sessions SET status = $4, cancelled_by = $2, cancel_requested_at = now(),
          finished_at = now(), updated_at = now()
        WHERE id = $1 AND status = ANY($3::text[])`,
-      [id, by, movesTo('cancelled', ['interrupted'])],
+      [id, by, movesTo('cancelled', ['interrupted']), 'cancelled'],
     );
     return rowCount === 1;
   }

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
-import { TerminalSessions } from '../../src/store/terminal-sessions.js';
+import { TerminalLifecycle } from '../../src/store/terminal-lifecycle.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
 import { insertSession, type TestSession } from '../helpers/sessions.js';
 
 describe.each([
   ['real Postgres', realPostgres],
   ['embedded PGlite', embeddedPglite],
-])('TerminalSessions on %s', (_name, open) => {
+])('TerminalLifecycle on %s', (_name, open) => {
   let db: Database;
-  let terminals: TerminalSessions;
+  let terminals: TerminalLifecycle;
   beforeAll(async () => {
     db = await open();
     await migrate(db.pool, MIGRATIONS_DIR);
-    terminals = new TerminalSessions(db.pool, 30_000);
+    terminals = new TerminalLifecycle(db.pool, 30_000);
   });
   afterAll(async () => {
     await db.close();
