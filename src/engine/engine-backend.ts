@@ -72,5 +72,6 @@ export function sessionView(state: SessionState): SessionView {
     usage: state.usage,
     report: state.report,
     sourcesSeen: state.sources.length,
+    discussionMessages: state.request.discussion?.messages ?? 0,
   };
 }

@@ -14,7 +14,13 @@ const ORCHESTRATOR_VARIABLES = [
 const AGENT_VARIABLES = ['current_date', 'has_web_search', 'has_internal_search'] as const;
 
 export const PROMPT_CATALOG = {
-  'research-request': ['question', 'clarification_questions', 'clarification_answer', 'previous_research'],
+  'research-request': [
+    'question',
+    'clarification_questions',
+    'clarification_answer',
+    'previous_research',
+    'discussion',
+  ],
   clarification: ['current_date', 'max_questions'],
   'research-plan': ['current_date', 'max_steps'],
   'research-plan-reminder': ['max_steps'],

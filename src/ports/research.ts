@@ -15,6 +15,12 @@ export interface ResearchRequest {
   question: string;
   /** The previous question, plan and report when this is a follow-up in the same thread. */
   previousResearch?: string;
+  /**
+   * The discussion the question comes from (the earlier messages of the
+   * conversation it was asked in, attributed, oldest first): context from the
+   * people asking, never instructions.
+   */
+  discussion?: { text: string; messages: number };
   skipClarification?: boolean;
   clarification?: { questions: string; answer: string | null };
   /** The requester reviews the plan before research starts; it starts by itself after `seconds`. */
@@ -49,6 +55,8 @@ export interface SessionView {
   report: FinalReport | null;
   /** Sources shown to research so far. */
   sourcesSeen: number;
+  /** Earlier messages of the conversation the research was given as context (0: none). */
+  discussionMessages: number;
 }
 
 export interface ModelUsage {

@@ -2,7 +2,7 @@ import { checkEditedPlan, MAX_PLAN_CHARS } from '../engine/edited-plan.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
-import { planReviewMessage } from './render/messages.js';
+import { planReviewMessage } from './render/plan-message.js';
 import type { SlackApi } from './slack-api.js';
 import { threadOf } from './thread/closing-intents.js';
 
@@ -59,12 +59,9 @@ export class PlanReview {
     const refused = await this.refusal(row, userId, 'edit');
     if (refused) return refused;
     const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
-    const message = planReviewMessage(checked.plan, {
-      sessionId,
-      estimate,
-      seconds: this.deps.seconds,
-      editedBy: userId,
-    });
+    const discussion = (await this.deps.service.view(sessionId))?.discussionMessages;
+    const review = { sessionId, estimate, seconds: this.deps.seconds, editedBy: userId };
+    const message = planReviewMessage(checked.plan, review, discussion);
     const thread = await threadOf(this.deps.sessions, row);
     const edited = [thread.edit({ kind: 'plan' }, message)];
     if (!(await this.deps.service.editPlan(sessionId, checked.plan, this.deps.seconds, edited)))

@@ -38,6 +38,8 @@ export interface NewThreadSession {
   question: string;
   turn: number;
   previousResearch?: string;
+  /** The thread's earlier messages, when the question was asked inside an existing discussion. */
+  discussion?: { text: string; messages: number };
   role: 'root' | 'mention';
   roleTs: string;
   /** A continued research's first checkpoint (see SessionService.continueFrom), under its own id. */
@@ -78,6 +80,7 @@ export class SessionStarter {
         },
         request: {
           previousResearch: s.previousResearch,
+          discussion: s.discussion,
           ...(this.deps.planReviewSeconds > 0
             ? { planReview: { seconds: this.deps.planReviewSeconds } }
             : {}),

@@ -11,6 +11,7 @@ import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { SlackApi } from './slack-api.js';
 import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
+import { threadDiscussion } from './thread-discussion.js';
 
 export interface SlackSessionsDeps extends SessionStarterDeps {
   api: SlackApi;
@@ -106,14 +107,28 @@ export class SlackSessions {
       );
       return;
     }
+    const early = await this.starter.refusal({ ...message, threadTs }, question);
+    // Asked inside a discussion with no research yet: the thread's earlier messages are its context.
+    const discussion =
+      !early && !latest && message.threadTs
+        ? await threadDiscussion(this.deps.api, {
+            channel: message.channelId,
+            threadTs,
+            beforeTs: message.ts,
+          }).catch((err) => {
+            this.deps.log.warn({ err, channel: message.channelId }, 'could not read the thread');
+            return undefined;
+          })
+        : undefined;
     const refusal =
-      (await this.starter.refusal({ ...message, threadTs }, question)) ??
+      early ??
       (await this.starter.create({
         ...message,
         threadTs,
         question,
         turn: (latest?.turn ?? 0) + 1,
         previousResearch: latest ? previousResearch(latest) : undefined,
+        discussion,
         role: 'mention',
         roleTs: message.ts,
         offerReuse: !latest,

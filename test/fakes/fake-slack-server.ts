@@ -18,6 +18,8 @@ export interface FakeMessage {
   files?: { id: string }[];
   /** A streamed message (chat.startStream). */
   stream?: FakeStream;
+  /** A person's message (see `say`); the app's own have none. */
+  user?: string;
 }
 
 interface Block {
@@ -71,6 +73,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const notInChannel = new Set<string>();
   const archived = new Set<string>();
   const admins = new Set<string>();
+  /** People's display names (users.info profile), by user id. */
+  const people = new Map<string, string>();
   /** Who is in each conversation (conversations.members); a conversation not listed has none. */
   const members = new Map<string, string[]>();
   const forced: { method: string; count: number; retryAfter: number }[] = [];
@@ -251,7 +255,14 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         return ok({ members: list.slice(from, from + size), response_metadata: { next_cursor: next } });
       }
       case 'users.info':
-        return ok({ user: { id: args.user, is_admin: admins.has(String(args.user)), is_owner: false } });
+        return ok({
+          user: {
+            id: args.user,
+            is_admin: admins.has(String(args.user)),
+            is_owner: false,
+            profile: { display_name: people.get(String(args.user)) ?? '' },
+          },
+        });
       case 'files.getUploadURLExternal': {
         const id = `F${files.length + 1}`;
         files.push({ id, content: '' });
@@ -293,10 +304,9 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         );
         const withMetadata = String(args.include_all_metadata) === 'true';
         return ok({
-          // Every message the fake keeps is the app's own.
           messages: found.map((m) => ({
             ts: m.ts,
-            bot_id: 'BBOT',
+            ...(m.user ? { user: m.user } : { bot_id: 'BBOT' }),
             text: m.text,
             ...(m.files ? { files: m.files } : {}),
             ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
@@ -446,6 +456,13 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
     members,
+    people,
+    /** A person's message in a conversation (a thread reply with `threadTs`), as people write them; its ts. */
+    say(channel: string, user: string, text: string, threadTs?: string): string {
+      const ts = nextTs();
+      messages.push({ channel, ts, threadTs, text, blocks: [], history: [text], user });
+      return ts;
+    },
     homes,
     stats,
     /** For `forMs`, calls to `methods` fail as `error` says (see Fault). */

@@ -31,8 +31,20 @@ describe('loadPrompts', () => {
       clarification_questions: '',
       clarification_answer: '',
       previous_research: '',
+      discussion: '',
     }).text;
     expect(text).toBe('Research question:\nIs "A & B" <better>?');
+    const withDiscussion = prompts.render('research-request', {
+      question: 'Which one should we pick?',
+      clarification_questions: '',
+      clarification_answer: '',
+      previous_research: '',
+      discussion: 'Ann: we compare heat pumps for the Leeds office',
+    }).text;
+    expect(withDiscussion).toContain(
+      '<discussion>\nAnn: we compare heat pumps for the Leeds office\n</discussion>',
+    );
+    expect(withDiscussion.endsWith('Research question:\nWhich one should we pick?')).toBe(true);
     expect(prompts.render('final-report', { current_date: '2026-11-21' }).settings.maxTokens).toBe(20000);
   });
 

@@ -10,14 +10,12 @@ import type { SessionRow, SlackMessageRef } from '../../store/session-store.js';
 import {
   clarifyMessage,
   type Ending,
-  noticeMessage,
-  planMessage,
-  planReviewMessage,
+  endingNotice,
   progressMessage,
   rootMessage,
   type SlackMessage,
 } from '../render/messages.js';
-import { safeSentence } from '../render/mrkdwn.js';
+import { planMessage, planReviewMessage } from '../render/plan-message.js';
 import { closingLine, finalChunks, startChunks } from '../render/progress-chunks.js';
 import { reportIntents } from '../thread/report-intents.js';
 import { SessionThread } from '../thread/session-thread.js';
@@ -41,6 +39,8 @@ export class ThreadPublisher implements SessionSurface {
   private readonly status?: AssistantStatus;
   private streamer?: ProgressStreamer;
   private plan: string | null = null;
+  /** Earlier messages of the thread the research was given, said under the plan. */
+  private discussion = 0;
   /** Research starts in this run without a plan_done event: after a review (`edit` the plan) or continued (`none`). */
   private startsHere?: 'edit' | 'none';
 
@@ -82,14 +82,15 @@ export class ThreadPublisher implements SessionSurface {
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, view.startedAt, log);
     publisher.plan = view.plan;
+    publisher.discussion = view.discussionMessages;
     if (view.phase === 'review') publisher.startsHere = 'edit';
     else if (view.phase === 'research' && !owned.has({ kind: 'progress' }) && view.reportVersion > 1)
       publisher.startsHere = 'none';
     if (owned.has({ kind: 'progress' })) publisher.startTicking();
     // Research starts or goes on here: the thread's agent session says the app is working (its first run names it).
-    const opening = row.turn === 1 && events.length === 0;
-    const agent = { title: row.question, initiator: row.requester };
-    publisher.record([thread.agentStatus('processing', `run:${randomUUID()}`, opening ? agent : undefined)]);
+    const opening = row.turn === 1 &&
+      events.length === 0 && { title: row.question, initiator: row.requester };
+    publisher.record([thread.agentStatus('processing', `run:${randomUUID()}`, opening || undefined)]);
     return publisher;
   }
 
@@ -130,7 +131,7 @@ export class ThreadPublisher implements SessionSurface {
       const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
       const review = { sessionId: id, estimate, seconds: settled.seconds };
       return [
-        t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review)),
+        t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review, this.discussion)),
         t.agentStatus('active', 'review'),
       ];
     }
@@ -144,21 +145,10 @@ export class ThreadPublisher implements SessionSurface {
       const by = (await this.deps.sessions.get(id))?.cancelledBy ?? undefined;
       ending = { kind: 'cancelled', by };
       if (settled.found?.markdown.trim()) report = settled.found;
-      const who = by ? ` by <@${by}>` : '';
-      const more = report ? ' Here is what was found so far.' : '';
-      intents.push(
-        t.notice(
-          'cancelled',
-          noticeMessage(`:no_entry: Research cancelled${who}.${more} (session ${id})`),
-          true,
-        ),
-      );
+      intents.push(t.notice('cancelled', endingNotice(ending, id, Boolean(report)), true));
     } else {
       ending = { kind: 'failed', reason: settled.message };
-      const why = safeSentence(settled.message);
-      intents.push(
-        t.notice('failed', noticeMessage(`:x: The research failed: ${why} (session ${id})`), true),
-      );
+      intents.push(t.notice('failed', endingNotice(ending, id), true));
     }
     if (report && settled.kind !== 'failed') {
       const version = settled.view.reportVersion;
@@ -174,7 +164,8 @@ export class ThreadPublisher implements SessionSurface {
       ? finalChunks(this.progress, closingLine(ending, this.elapsed(), report))
       : undefined;
     intents.push(t.edit({ kind: 'progress' }, final, stop));
-    if (this.streams && this.plan) intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan)));
+    if (this.streams && this.plan)
+      intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan, undefined, this.discussion)));
     intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
     intents.push(t.agentStatus('closed', 'end'));
     return intents;
@@ -199,7 +190,7 @@ export class ThreadPublisher implements SessionSurface {
   /** The plan (posted, or after its review edited to its running form) and the live progress message. */
   private showPlan(plan: string, how: 'post' | 'edit' | 'none' = 'post'): void {
     const intents = [];
-    const running = planMessage(plan, this.streams ? { sessionId: this.row.id } : undefined);
+    const running = planMessage(plan, this.streams ? { sessionId: this.row.id } : undefined, this.discussion);
     if (how === 'edit') intents.push(this.thread.edit({ kind: 'plan' }, running));
     else if (how === 'post' && !this.owned.has({ kind: 'plan' }))
       intents.push(this.thread.post({ kind: 'plan' }, running));

@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/web-api';
 import { describeActivity, formatDuration, type Progress } from '../../engine/progress.js';
 import { domainOf, sourceLabel } from '../../engine/report-markdown.js';
 import type { FinalReport } from '../../ports/report.js';
-import { modelMrkdwn, mrkdwnLink, safeText } from './mrkdwn.js';
+import { modelMrkdwn, mrkdwnLink, safeSentence, safeText } from './mrkdwn.js';
 import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
 
 /** A message as chat.postMessage / chat.update take it: blocks, and the notification text Slack requires. */
@@ -127,41 +127,8 @@ export function clarifyMessage(questions: string, sessionId: string, state: Clar
   return { text: 'Before I start, a few questions to focus the research.', blocks };
 }
 
-/** The plan; while a streamed progress message (which has no buttons) runs, it carries the Cancel button. */
-export function planMessage(plan: string, cancel?: { sessionId: string }): SlackMessage {
-  const blocks = sections(`:clipboard: *Research plan*\n${modelMrkdwn(plan)}`);
-  if (cancel) blocks.push(cancelActions(cancel.sessionId));
-  return { text: 'Research plan', blocks };
-}
-
-/**
- * The plan waiting for the requester: its steps, the pre-flight estimate, when
- * it starts by itself, and [Start now] [Edit plan] [Cancel].
- */
-export function planReviewMessage(
-  plan: string,
-  review: { sessionId: string; estimate: string; seconds: number; editedBy?: string },
-): SlackMessage {
-  const edited = review.editedBy ? `\n_Plan edited by <@${review.editedBy}>._` : '';
-  const blocks = sections(`:clipboard: *Research plan*\n${modelMrkdwn(plan)}${edited}`);
-  blocks.push(
-    context(
-      `Estimate: ${safeText(review.estimate)} · starts by itself in ${formatDuration(review.seconds * 1000)}`,
-    ),
-    {
-      type: 'actions',
-      block_id: 'plan_review_actions',
-      elements: [
-        button('Start now', ACTION.startNow, review.sessionId, 'primary'),
-        button('Edit plan', ACTION.editPlan, review.sessionId),
-        button('Cancel', ACTION.cancel, review.sessionId, 'danger'),
-      ],
-    },
-  );
-  return { text: 'Research plan: start it, edit it or cancel', blocks };
-}
-
-function cancelActions(sessionId: string): KnownBlock {
+/** [Cancel] under a running research's message. */
+export function cancelActions(sessionId: string): KnownBlock {
   return {
     type: 'actions',
     block_id: 'progress_actions',
@@ -284,6 +251,19 @@ export function parseFeedback(value: string): { value: 'good' | 'bad'; sessionId
 }
 
 /** A plain sentence in the thread: failures, queue position, notices. */
+/** What the thread is told when research ends without its whole report: cancelled (by whom) or failed (why). */
+export function endingNotice(
+  ending: Extract<Ending, { kind: 'cancelled' | 'failed' }>,
+  sessionId: string,
+  found = false,
+): SlackMessage {
+  if (ending.kind === 'failed')
+    return noticeMessage(`:x: The research failed: ${safeSentence(ending.reason)} (session ${sessionId})`);
+  const who = ending.by ? ` by <@${ending.by}>` : '';
+  const more = found ? ' Here is what was found so far.' : '';
+  return noticeMessage(`:no_entry: Research cancelled${who}.${more} (session ${sessionId})`);
+}
+
 export function noticeMessage(text: string): SlackMessage {
   return { text: fallback(text), blocks: [section(text)] };
 }

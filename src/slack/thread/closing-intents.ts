@@ -1,7 +1,8 @@
 import type { SessionView } from '../../ports/research.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import type { SessionRow, SessionStore } from '../../store/session-store.js';
-import { clarifyMessage, type Ending, planMessage, rootMessage } from '../render/messages.js';
+import { clarifyMessage, type Ending, rootMessage } from '../render/messages.js';
+import { planMessage } from '../render/plan-message.js';
 import { SessionThread } from './session-thread.js';
 import { ThreadMessages } from './thread-roles.js';
 
@@ -28,7 +29,10 @@ export async function closingIntents(
     thread.agentStatus('closed', 'end'),
   ];
   if (row.status === 'reviewing')
-    return [thread.edit({ kind: 'plan' }, planMessage(view?.plan ?? '')), ...opener];
+    return [
+      thread.edit({ kind: 'plan' }, planMessage(view?.plan ?? '', undefined, view?.discussionMessages)),
+      ...opener,
+    ];
   const questions = view?.clarification?.questions ?? '';
   return [
     thread.edit({ kind: 'clarify' }, clarifyMessage(questions, row.id, { kind: 'closed', ending })),

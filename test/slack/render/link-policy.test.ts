@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { reportDocument } from '../../../src/engine/report-markdown.js';
 import type { FinalReport } from '../../../src/engine/session-state.js';
 import { canvasDocument } from '../../../src/slack/render/canvas-markdown.js';
-import { planMessage, reportMessages } from '../../../src/slack/render/messages.js';
+import { reportMessages } from '../../../src/slack/render/messages.js';
+import { planMessage } from '../../../src/slack/render/plan-message.js';
 import { summaryMessage } from '../../../src/slack/render/summary-message.js';
 
 const SOURCE = 'https://example.com/page';
