@@ -78,6 +78,10 @@ export interface Config {
     host?: string;
     updatesPerMinute: number;
     maxQuestionChars: number;
+    /** Slack users who may add documents to the knowledge base from Slack. */
+    kbAdmins: string[];
+    /** The largest file read from Slack (FILE_MAX_MB). */
+    fileMaxBytes: number;
     /** How long Slack writes are retried before a session is undeliverable. */
     deliveryDeadlineHours: number;
     suggestedPrompts: string[];

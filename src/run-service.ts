@@ -12,6 +12,7 @@ import { startWorker, workerName } from './jobs/worker.js';
 import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
+import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
@@ -19,6 +20,7 @@ import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
 import { SlackCallError } from './slack/slack-errors.js';
 import { SlackHome } from './slack/slack-home.js';
+import { SlackKnowledgeBase } from './slack/slack-kb.js';
 import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { SlackReportFinder } from './slack/slack-report-finder.js';
 import { SlackReportQuestions } from './slack/slack-report-questions.js';
@@ -264,6 +266,13 @@ async function startApp(
       store: store.sessions,
       api,
       suggestedPrompts: slack.suggestedPrompts,
+      kb: new SlackKnowledgeBase({
+        api,
+        store: new KnowledgeStore(store.db.pool),
+        admins: slack.kbAdmins,
+        maxBytes: slack.fileMaxBytes,
+        log: logger,
+      }),
     },
   );
   return app;

@@ -71,6 +71,8 @@ describe('manifest.yml', () => {
     const used = Object.keys(METHOD_SCOPES).filter((m) => code.includes(`client.${m}(`));
     const scopes = new Set(used.flatMap((m) => METHOD_SCOPES[m]!));
     if (code.includes("app.command('/research'")) scopes.add('commands');
+    // Shared files are read from their private address with the bot token.
+    if (code.includes('url_private_download')) scopes.add('files:read');
     const events: string[] = [];
     if (code.includes("app.event('app_mention'")) {
       scopes.add('app_mentions:read');

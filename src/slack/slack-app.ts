@@ -10,6 +10,7 @@ import { agentMessagingEvents } from './slack-agent-messaging.js';
 import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
 import { homeEvents, type SlackHome } from './slack-home.js';
+import type { SlackKnowledgeBase } from './slack-kb.js';
 import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
 import type { SlackReportFinder } from './slack-report-finder.js';
@@ -44,6 +45,8 @@ export interface SlackAppParts {
   api: SlackApi;
   /** Example questions in the Messages tab. */
   suggestedPrompts: string[];
+  /** `/research kb add` and `kb list`. */
+  kb: SlackKnowledgeBase;
 }
 
 export interface SlackApp {
@@ -52,7 +55,7 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find']);
+const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find', 'kb']);
 
 /**
  * The Bolt app. Every listener acknowledges first and only records or posts
@@ -62,7 +65,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find']);
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, questions, finder, reuse, home, store, api, suggestedPrompts }: SlackAppParts,
+  { service, review, questions, finder, reuse, home, store, api, suggestedPrompts, kb }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -120,18 +123,20 @@ export function createSlackApp(
     const say = (reply: string) => respond({ response_type: 'ephemeral', text: reply });
     try {
       if (!(await once(`command:${command.trigger_id}`))) return;
-      if (word === 'status') await say(await service.status(command.user_id, command.team_domain));
-      else if (word === 'cancel') await say(await service.cancelLatest(command.user_id));
-      else if (word === 'usage') await say(await service.usage(command.user_id, command.team_id));
-      else if (word === 'find' || word.startsWith('find '))
-        await say(await finder.find(text.slice(4), { userId: command.user_id, teamId: command.team_id }));
-      else {
-        const reply = await service.startFromCommand(
-          { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id },
-          text,
-        );
-        if (reply) await say(reply);
-      }
+      const place = { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id };
+      const sub: Record<string, (() => Promise<string>) | undefined> = {
+        status: () => service.status(command.user_id, command.team_domain),
+        cancel: () => service.cancelLatest(command.user_id),
+        usage: () => service.usage(command.user_id, command.team_id),
+        kb: () => kb.add(place),
+        'kb add': () => kb.add(place),
+        'kb list': () => kb.list(),
+      };
+      const finding = word === 'find' || word.startsWith('find ');
+      const reply = finding
+        ? await finder.find(text.slice(4), { userId: command.user_id, teamId: command.team_id })
+        : await (sub[word] ?? (() => service.startFromCommand(place, text)))();
+      if (reply) await say(reply);
     } catch (err) {
       log.error({ err, team: command.team_id, channel: command.channel_id }, '/research failed');
       await say('Something went wrong on my side; please try again in a minute.').catch(() => {});

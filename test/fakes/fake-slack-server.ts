@@ -14,8 +14,8 @@ export interface FakeMessage {
   history: string[];
   deleted?: boolean;
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
-  /** A file share (files v2 posts one in the thread). */
-  files?: { id: string }[];
+  /** A file share (files v2 posts one in the thread; a person's share carries its download address). */
+  files?: { id: string; name?: string; size?: number; url_private_download?: string }[];
   /** A streamed message (chat.startStream). */
   stream?: FakeStream;
   /** A person's message (see `say`); the app's own have none. */
@@ -73,6 +73,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const notInChannel = new Set<string>();
   const archived = new Set<string>();
   const admins = new Set<string>();
+  /** The bytes of files people shared, by file id. */
+  const downloads = new Map<string, Buffer>();
   /** People's display names (users.info profile), by user id. */
   const people = new Map<string, string>();
   /** Who is in each conversation (conversations.members); a conversation not listed has none. */
@@ -364,6 +366,25 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       return;
     }
+    // A shared file's private address: only with the bot token, as Slack serves them.
+    if (url.pathname.startsWith('/files-pri/')) {
+      const shared = downloads.get(url.pathname.split('/')[2] ?? '');
+      const authorised = req.headers.authorization === 'Bearer xoxb-test-token';
+      calls.push({
+        method: 'files-pri',
+        args: { path: url.pathname },
+        at: Date.now(),
+        status: authorised ? 200 : 302,
+      });
+      if (!shared || !authorised) {
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!DOCTYPE html><html>Sign in to Slack</html>');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(shared);
+      return;
+    }
     const method = url.pathname.replace(/^\/api\//, '');
     const args = parseArgs(raw.toString('utf8'), String(req.headers['content-type'] ?? ''));
     if (method === 'apps.connections.open') {
@@ -457,6 +478,39 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     admins,
     members,
     people,
+    /**
+     * A person shares a file (a `file_share` message in the conversation, or a
+     * thread reply); `size` overrides the size Slack reports. Returns its ts and file id.
+     */
+    shareFile(
+      channel: string,
+      user: string,
+      name: string,
+      content: Buffer,
+      options: { threadTs?: string; size?: number; text?: string } = {},
+    ) {
+      const id = `FS${downloads.size + 1}`;
+      downloads.set(id, content);
+      const ts = nextTs();
+      const file = {
+        id,
+        name,
+        size: options.size ?? content.length,
+        url_private_download: `http://127.0.0.1:${port}/files-pri/${id}/${encodeURIComponent(name)}`,
+      };
+      const text = options.text ?? '';
+      messages.push({
+        channel,
+        ts,
+        threadTs: options.threadTs,
+        text,
+        blocks: [],
+        history: [text],
+        user,
+        files: [file],
+      });
+      return { ts, id };
+    },
     /** A person's message in a conversation (a thread reply with `threadTs`), as people write them; its ts. */
     say(channel: string, user: string, text: string, threadTs?: string): string {
       const ts = nextTs();

@@ -46,8 +46,7 @@ export async function ingestDocuments(
 }
 
 async function ingestFile(store: KnowledgeStore, path: string, named: boolean): Promise<IngestOutcome> {
-  const kind = documentKind(path);
-  if (!kind) {
+  if (!documentKind(path)) {
     return {
       path,
       result: 'skipped',
@@ -56,17 +55,36 @@ async function ingestFile(store: KnowledgeStore, path: string, named: boolean): 
   }
   try {
     const [bytes, info] = await Promise.all([readFile(path), stat(path)]);
+    return await ingestBytes(store, { path, name: basename(path), bytes, modifiedAt: info.mtime });
+  } catch (error) {
+    return { path, result: 'failed', reason: (error as Error).message };
+  }
+}
+
+/**
+ * One document's bytes into the knowledge base under `path` (a file's, or a
+ * Slack file's address): unchanged content is skipped, text is read by the
+ * kind its name says, split into passages and stored.
+ */
+export async function ingestBytes(
+  store: KnowledgeStore,
+  file: { path: string; name: string; bytes: Buffer; modifiedAt: Date },
+): Promise<IngestOutcome> {
+  const { path, bytes } = file;
+  const kind = documentKind(file.name);
+  if (!kind) return { path, result: 'skipped', reason: 'not a Markdown, text, HTML or PDF file' };
+  try {
     const contentHash = createHash('sha256').update(bytes).digest('hex');
     const existing = await store.findByPath(path);
     if (existing?.contentHash === contentHash) return { path, result: 'unchanged' };
-    const document = await readDocument(kind, bytes, basename(path));
+    const document = await readDocument(kind, bytes, file.name);
     const passages = splitPassages(document.title, document.text);
     if (passages.length === 0) {
       const hint = kind === 'pdf' ? ' (a scanned PDF needs text recognition first)' : '';
       return { path, result: 'failed', reason: `no text found${hint}` };
     }
     await store.saveDocument(
-      { path, title: document.title, kind, contentHash, bytes: bytes.length, modifiedAt: info.mtime },
+      { path, title: document.title, kind, contentHash, bytes: bytes.length, modifiedAt: file.modifiedAt },
       passages,
     );
     return { path, result: existing ? 'updated' : 'added', passages: passages.length };

@@ -7,6 +7,8 @@ export const USAGE = [
   '• `/research status` lists your running and recent research.',
   '• `/research cancel` cancels your latest running research.',
   "• `/research usage` shows the tokens and cost of your research and this workspace's, today and this month.",
+  '• `/research find <words>` finds earlier reports you may see.',
+  '• `/research kb add` (knowledge base admins, in a direct message with me) adds the files you just shared there to the team knowledge base; `/research kb list` shows what it holds.',
   '• `/research help` shows this message.',
 ].join('\n');
 
