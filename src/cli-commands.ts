@@ -15,8 +15,9 @@ import { TerminalLease } from './cli/terminal-lease.js';
 import { openStore } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { type Config, loadConfig } from './config.js';
-import { requireResearchSettings } from './config-requirements.js';
+import { requireModelAccess, requireResearchSettings } from './config-requirements.js';
 import { SessionLeases } from './jobs/session-leases.js';
+import { reachModelServer } from './llm/reach-model-server.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
@@ -140,7 +141,7 @@ export async function runCommand(
     case 'cancel':
     case 'more': {
       const config = loadConfig(env);
-      if (spec.name !== 'cancel') requireResearchSettings(config);
+      if (spec.name !== 'cancel') await researchReady(config);
       const logger = cliLogger(config);
       return withStore(config, logger, async (store) => {
         const room = composeSessions(config, logger, store, {
@@ -211,7 +212,7 @@ async function askFromCli(
   }
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
   // Everything research needs, named at once, before anything runs (queuing needs none of it).
-  if (!flags.background && flags.about === undefined) requireResearchSettings(config);
+  if (!flags.background && flags.about === undefined) await researchReady(config);
   const logger = cliLogger(config);
   return withStore(config, logger, async (store) => {
     // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
@@ -272,4 +273,10 @@ function terminalLease(store: Store, config: Config, logger: Logger): TerminalLe
     leaseMs,
     logger,
   );
+}
+
+/** What research needs, checked before a session is recorded: every setting, then the model server once. */
+async function researchReady(config: Config): Promise<void> {
+  requireResearchSettings(config);
+  await reachModelServer(requireModelAccess(config));
 }

@@ -34,17 +34,22 @@ describe('the first run from the terminal', () => {
     const lines = streams.err.text.trim().split('\n');
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^error: Could not reach the model server at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED\\): start it, or check OPENAI_BASE_URL and your network\\. \\(session [0-9a-f-]{36}\\)$`,
+        `^error: Could not reach the model server at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED\\): start it, or check OPENAI_BASE_URL and your network\\.$`,
       ),
     );
     // Progress lines before it, nothing else: no retries, no log records, no stack traces.
     expect(lines.filter((l) => /^(error|warning|info):|^\{|^\s+at /.test(l))).toEqual([lines.at(-1)]);
     expect(streams.out.text).toBe('');
 
+    // Checked before research: no session was recorded for it.
+    const listed = io();
+    expect(await runCli(['sessions', 'list'], env, listed)).toBe(0);
+    expect(listed.out.text).toBe('No sessions yet. Start one with: deep-research ask "your question"\n');
+
     const verbose = io();
     expect(await runCli(['ask', '--yes', '--verbose', 'What changed in 2025?'], env, verbose)).toBe(1);
     const said = verbose.err.text;
-    expect(said).toMatch(/^error: research session failed: Could not reach the model server .*ECONNREFUSED/m);
+    expect(said).toMatch(/^error: Could not reach the model server .*ECONNREFUSED/m);
     expect(said).not.toContain('sk-first-run-secret');
     expect(said).not.toMatch(/^\{/m);
   }, 60_000);
