@@ -7,6 +7,7 @@ import type { CommandSpec } from './cli/commands.js';
 import { findCommand } from './cli/find-command.js';
 import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
+import { readLocalFiles } from './cli/local-files.js';
 import { outPathProblem } from './cli/out-path.js';
 import { cancelCommand, moreCommand, resumeCommand } from './cli/session-commands.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
@@ -73,6 +74,7 @@ export async function runCommand(
           backend: text('backend'),
           background: Boolean(flags.background),
           about: text('about'),
+          files: (flags.file as unknown as string[] | undefined) ?? [],
         },
         env,
         io,
@@ -197,6 +199,7 @@ interface AskFlags {
   backend?: string;
   background: boolean;
   about?: string;
+  files: string[];
 }
 
 /** `ask` in its three forms: checked (flags, --out, settings) before a store opens or a model is called. */
@@ -213,6 +216,8 @@ async function askFromCli(
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
   // Everything research needs, named at once, before anything runs (queuing needs none of it).
   if (!flags.background && flags.about === undefined) await researchReady(config);
+  // The files given with the question are read before anything runs: what cannot be read is said now.
+  const given = flags.files.length ? await readLocalFiles(flags.files, config.slack.fileMaxBytes) : undefined;
   const logger = cliLogger(config);
   return withStore(config, logger, async (store) => {
     // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
@@ -244,7 +249,7 @@ async function askFromCli(
       pager: config.pager,
       editor: config.editor,
     };
-    return askCommand(deps, flags, io);
+    return askCommand({ ...deps, sources: store.sources }, { ...flags, given }, io);
   });
 }
 

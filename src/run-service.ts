@@ -91,6 +91,7 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
+          fileMaxBytes: slack.fileMaxBytes,
           estimatePlan: room.estimatePlan,
           view: (id) => room.service.view(id),
           published: (id) => void room.moments.delivered(id),
@@ -238,6 +239,7 @@ async function startApp(
   room.moments.onSettled(({ session }) => home.refresh(session.requester, session.teamId));
   const service = new SlackSessions({
     ...starting,
+    fileMaxBytes: slack.fileMaxBytes,
     review,
     questions,
     reuse,

@@ -1,5 +1,6 @@
 import { questionRefusal } from '../engine/question-refusal.js';
-import type { ResearchBackend } from '../ports/research.js';
+import type { ResearchBackend, SharedFiles } from '../ports/research.js';
+import type { SourceTexts } from '../ports/source-texts.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';
@@ -7,6 +8,8 @@ import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal
 
 export interface AskOptions extends RunOptions {
   question: string;
+  /** Files given with the question (--file), already read: kept with the session once it is admitted. */
+  given?: { files: SharedFiles; texts: Map<string, string> };
 }
 
 export interface AskDeps extends TerminalRunDeps {
@@ -21,6 +24,8 @@ export interface AskDeps extends TerminalRunDeps {
   requester?: string;
   /** MAX_QUESTION_CHARS, as in Slack. */
   maxQuestionChars: number;
+  /** Where the given files' texts are kept with the session (the source store). */
+  sources?: SourceTexts;
 }
 
 /**
@@ -49,10 +54,12 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     return 2;
   }
   const review = !options.yes && !options.json;
+  const files = options.given?.files;
   const checkpoint = deps.research.begin(deps.newSessionId(), {
     question,
     skipClarification: !options.clarify,
     ...(review ? { planReview: { seconds: 0 } } : {}),
+    ...(files?.given.length ? { files } : {}),
   });
   const id = checkpoint.sessionId;
   let spendLimitUsd: number | undefined;
@@ -67,6 +74,14 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     // Under the caps the run may spend what it reserved.
     spendLimitUsd = started.spendLimitUsd;
   }
+  for (const file of files?.given ?? []) {
+    const text = options.given!.texts.get(file.key)!;
+    await deps.sources?.keep(id, { key: file.key, n: 0, title: file.name, text });
+  }
+  if (files?.given.length && !options.json)
+    io.stderr.write(`Reading ${files.given.map((f) => f.name).join(', ')}.\n`);
+  if (files?.skipped.length && !options.json)
+    io.stderr.write(`Not read: ${files.skipped.map((f) => `${f.name} (${f.reason})`).join('; ')}.\n`);
   const headline = `Researching: ${question}\nSession ${id} · Ctrl-C cancels and prints what was found.\n`;
   return runInTerminal(
     deps,

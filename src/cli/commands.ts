@@ -6,6 +6,8 @@ export interface Flag {
   short?: string;
   /** The value's placeholder in help (`--out FILE`). */
   value?: string;
+  /** Given more than once, every value counts. */
+  multiple?: boolean;
   help: string;
 }
 
@@ -37,7 +39,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'ask',
     forms: [
-      'ask "question" [--no-clarify | --answers TEXT] [--yes] [--out FILE] [--json] [--backend NAME]',
+      'ask "question" [--no-clarify | --answers TEXT] [--yes] [--file PATH]... [--out FILE] [--json] [--backend NAME]',
       'ask --background "question" [--backend NAME]',
       'ask --about ID "question"',
     ],
@@ -67,6 +69,12 @@ export const COMMANDS: CommandSpec[] = [
       },
       background: { type: 'boolean', help: 'queue the question for the workers and return at once' },
       about: { type: 'string', value: 'ID', help: 'ask the finished report of session ID instead' },
+      file: {
+        type: 'string',
+        value: 'PATH',
+        multiple: true,
+        help: 'a file research reads and cites (PDF, Word, Markdown, text, HTML, CSV); repeat for more',
+      },
     },
     positionals: true,
   },
@@ -248,6 +256,10 @@ export function specFor(command: string, sub?: string): CommandSpec | undefined 
 export function parseCommand(spec: CommandSpec, args: string[]) {
   const options: ParseArgsConfig['options'] = {};
   for (const [name, flag] of Object.entries({ ...spec.flags, ...GLOBAL_FLAGS }))
-    options[name] = { type: flag.type, ...(flag.short ? { short: flag.short } : {}) };
+    options[name] = {
+      type: flag.type,
+      ...(flag.short ? { short: flag.short } : {}),
+      ...(flag.multiple ? { multiple: true } : {}),
+    };
   return parseArgs({ args, options, allowPositionals: spec.positionals, strict: true });
 }

@@ -73,5 +73,6 @@ export function sessionView(state: SessionState): SessionView {
     report: state.report,
     sourcesSeen: state.sources.length,
     discussionMessages: state.request.discussion?.messages ?? 0,
+    files: state.request.files ?? null,
   };
 }

@@ -20,6 +20,7 @@ export const PROMPT_CATALOG = {
     'clarification_answer',
     'previous_research',
     'discussion',
+    'files',
   ],
   clarification: ['current_date', 'max_questions'],
   'research-plan': ['current_date', 'max_steps'],

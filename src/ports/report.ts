@@ -7,8 +7,11 @@
 export interface Source {
   /** Session-global number, stable from the moment the source was first shown to an agent. */
   n: number;
-  kind: 'web' | 'kb';
-  /** Canonical URL for web pages, `kb:<documentId>` for knowledge-base documents. */
+  kind: 'web' | 'kb' | 'file';
+  /**
+   * Canonical URL for web pages, `kb:<documentId>` for knowledge-base documents, `file:<id>` for files
+   * shared with the question.
+   */
   key: string;
   title: string;
   url?: string;

@@ -8,6 +8,23 @@ import type { LlmPurpose } from './llm.js';
 import type { Logger } from './logger.js';
 import type { FinalReport, Source, StopReason } from './report.js';
 
+/** A file shared with a question: kept with the session (`key`, `file:<id>`), cited by its name and `url`. */
+export interface SharedFile {
+  key: string;
+  name: string;
+  /** Where a reader opens it (the file's Slack permalink). */
+  url?: string;
+  /** Where the surface reads it from before the first run (Slack's private download address). */
+  from: string;
+  size: number;
+}
+
+/** The files a question came with: those research reads, and those it does not, with why. */
+export interface SharedFiles {
+  given: SharedFile[];
+  skipped: { name: string; reason: string }[];
+}
+
 /** The ways of researching a session can be run by. */
 export type BackendName = 'agents' | 'deep-research-api';
 
@@ -21,6 +38,8 @@ export interface ResearchRequest {
    * people asking, never instructions.
    */
   discussion?: { text: string; messages: number };
+  /** Files shared with the question: read into the session before research, searched with `thread_files`. */
+  files?: SharedFiles;
   skipClarification?: boolean;
   clarification?: { questions: string; answer: string | null };
   /** The requester reviews the plan before research starts; it starts by itself after `seconds`. */
@@ -57,6 +76,8 @@ export interface SessionView {
   sourcesSeen: number;
   /** Earlier messages of the conversation the research was given as context (0: none). */
   discussionMessages: number;
+  /** The files shared with the question, if any. */
+  files: SharedFiles | null;
 }
 
 export interface ModelUsage {

@@ -37,5 +37,5 @@ export interface SourceTexts {
    * `text`, best first: where a claim's support may be when its cited source
    * lacks it.
    */
-  passages(sessionIds: string[], text: string, limit: number): Promise<KeptPassage[]>;
+  passages(sessionIds: string[], text: string, limit: number, keyPrefix?: string): Promise<KeptPassage[]>;
 }

@@ -59,9 +59,9 @@ export class PlanReview {
     const refused = await this.refusal(row, userId, 'edit');
     if (refused) return refused;
     const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
-    const discussion = (await this.deps.service.view(sessionId))?.discussionMessages;
+    const given = (await this.deps.service.view(sessionId)) ?? undefined;
     const review = { sessionId, estimate, seconds: this.deps.seconds, editedBy: userId };
-    const message = planReviewMessage(checked.plan, review, discussion);
+    const message = planReviewMessage(checked.plan, review, given);
     const thread = await threadOf(this.deps.sessions, row);
     const edited = [thread.edit({ kind: 'plan' }, message)];
     if (!(await this.deps.service.editPlan(sessionId, checked.plan, this.deps.seconds, edited)))

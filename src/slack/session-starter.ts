@@ -1,5 +1,5 @@
 import type { Logger } from '../ports/logger.js';
-import type { Checkpoint } from '../ports/research.js';
+import type { Checkpoint, SharedFiles } from '../ports/research.js';
 import type { Refusal } from '../sessions/admission.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SpendCaps } from '../sessions/spend-caps.js';
@@ -40,6 +40,8 @@ export interface NewThreadSession {
   previousResearch?: string;
   /** The thread's earlier messages, when the question was asked inside an existing discussion. */
   discussion?: { text: string; messages: number };
+  /** The files shared in the thread up to the question. */
+  files?: SharedFiles;
   role: 'root' | 'mention';
   roleTs: string;
   /** A continued research's first checkpoint (see SessionService.continueFrom), under its own id. */
@@ -81,6 +83,7 @@ export class SessionStarter {
         request: {
           previousResearch: s.previousResearch,
           discussion: s.discussion,
+          files: s.files,
           ...(this.deps.planReviewSeconds > 0
             ? { planReview: { seconds: this.deps.planReviewSeconds } }
             : {}),

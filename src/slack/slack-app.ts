@@ -157,6 +157,7 @@ export function createSlackApp(
         threadTs: event.thread_ts,
         text: withoutMention(event.text, context.botUserId),
         isDm: false,
+        hasFiles: Boolean((event as { files?: unknown[] }).files?.length),
       });
     } catch (err) {
       log.error({ err, team: teamId, channel: event.channel }, 'mention failed');
@@ -176,6 +177,7 @@ export function createSlackApp(
       thread_ts?: string;
       channel: string;
       channel_type?: string;
+      files?: unknown[];
     };
     // Human messages only: new ones, "also send to channel" replies and messages with files.
     if (m.subtype && m.subtype !== 'thread_broadcast' && m.subtype !== 'file_share') return;
@@ -191,6 +193,7 @@ export function createSlackApp(
       ts: m.ts,
       text: withoutMention(m.text ?? '', context.botUserId),
       isDm,
+      hasFiles: Boolean(m.files?.length),
     };
     try {
       if (!(await once(`event:${(body as { event_id: string }).event_id}`))) return;
@@ -284,11 +287,7 @@ const STOP_DEADLINE_MS = 10_000;
 
 const SORRY = 'Something went wrong on my side; please try again in a minute.';
 
-/**
- * After acknowledging, let the event loop take in requests that are waiting
- * before doing this one's database and Slack work: in a burst, every
- * acknowledgement then goes out before the follow-up work of the others.
- */
+/** After the ack, requests already waiting are taken in first: in a burst every ack goes out before any work. */
 function yieldToPendingRequests(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

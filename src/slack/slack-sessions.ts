@@ -4,6 +4,7 @@ import type { SessionRow } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { keyedQueue } from './keyed-queue.js';
 import type { PlanReview } from './plan-review.js';
+import { questionContext } from './question-context.js';
 import { clarifyMessage, noticeMessage, rootMessage } from './render/messages.js';
 import { CANNOT_POST } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
@@ -11,10 +12,11 @@ import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { SlackApi } from './slack-api.js';
 import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
-import { threadDiscussion } from './thread-discussion.js';
 
 export interface SlackSessionsDeps extends SessionStarterDeps {
   api: SlackApi;
+  /** The largest shared file research reads (FILE_MAX_MB). */
+  fileMaxBytes: number;
   review: PlanReview;
   /** Questions about a thread's finished report (see SlackReportQuestions). */
   questions?: {
@@ -34,6 +36,8 @@ export interface PostedMessage extends Place {
   threadTs?: string;
   text: string;
   isDm: boolean;
+  /** Files came with the message. */
+  hasFiles?: boolean;
 }
 
 /**
@@ -108,18 +112,11 @@ export class SlackSessions {
       return;
     }
     const early = await this.starter.refusal({ ...message, threadTs }, question);
-    // Asked inside a discussion with no research yet: the thread's earlier messages are its context.
-    const discussion =
-      !early && !latest && message.threadTs
-        ? await threadDiscussion(this.deps.api, {
-            channel: message.channelId,
-            threadTs,
-            beforeTs: message.ts,
-          }).catch((err) => {
-            this.deps.log.warn({ err, channel: message.channelId }, 'could not read the thread');
-            return undefined;
-          })
-        : undefined;
+    // A new research: the discussion it was asked in and the files shared there come with it.
+    const context =
+      early || latest
+        ? {}
+        : await questionContext(this.deps.api, message, this.deps.fileMaxBytes, this.deps.log);
     const refusal =
       early ??
       (await this.starter.create({
@@ -128,7 +125,7 @@ export class SlackSessions {
         question,
         turn: (latest?.turn ?? 0) + 1,
         previousResearch: latest ? previousResearch(latest) : undefined,
-        discussion,
+        ...context,
         role: 'mention',
         roleTs: message.ts,
         offerReuse: !latest,

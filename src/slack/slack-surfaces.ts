@@ -8,6 +8,7 @@ import { EditScheduler } from './delivery/edit-scheduler.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
 import type { StreamChunk } from './render/progress-chunks.js';
+import { readSharedFiles } from './shared-files.js';
 import { slackApiFor } from './slack-clients.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';
 import { appendStream } from './slack-streams.js';
@@ -35,6 +36,8 @@ export interface SlackDeliveryOptions {
   view: (sessionId: string) => Promise<SessionView | null>;
   /** A session's report is in its thread. */
   published?: (sessionId: string) => void;
+  /** The largest shared file read into a session (FILE_MAX_MB). */
+  fileMaxBytes: number;
 }
 
 export interface SlackDelivery {
@@ -96,7 +99,17 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     appendIntervalMs: options.editIntervalMs,
   };
   return {
-    surfaceFor: (row, view, log) => ThreadPublisher.open(deps, row, view, log),
+    surfaceFor: async (row, view, log) => {
+      // The files shared with the question are read in before research (once) by whichever process runs it.
+      if (row.origin === 'slack')
+        await readSharedFiles(
+          { api, sources: store.sources, maxBytes: options.fileMaxBytes },
+          row.id,
+          view,
+          log,
+        );
+      return ThreadPublisher.open(deps, row, view, log);
+    },
     dispatcher,
     edits,
     async showExpired(ids) {

@@ -1,3 +1,4 @@
+import type { ThreadFile } from './shared-files.js';
 import type { SlackApi } from './slack-api.js';
 
 /** How much of a thread research is given: the latest messages before the question, within a size. */
@@ -9,7 +10,8 @@ export interface Discussion {
   messages: number;
 }
 
-interface RepliedMessage {
+/** A message of the thread as Slack returns it (conversations.replies). */
+export interface RepliedMessage {
   ts?: string;
   user?: string;
   bot_id?: string;
@@ -17,28 +19,37 @@ interface RepliedMessage {
   username?: string;
   subtype?: string;
   text?: string;
+  files?: ThreadFile[];
 }
 
-/**
- * The discussion a question asked inside an existing thread comes from: the
- * thread's messages before it, as Slack returns them (this thread only),
- * each attributed by display name, with mentions and links turned into
- * plain text so nothing the model repeats can ping anyone. The newest are
- * kept when the thread is longer than the limits. Undefined when there is
- * nothing before the question.
- */
-export async function threadDiscussion(
+/** One thread's messages, oldest first (this thread only): read once for its discussion and its files. */
+export async function readThread(
   api: SlackApi,
-  place: { channel: string; threadTs: string; beforeTs: string },
-  limits = DISCUSSION_LIMITS,
-): Promise<Discussion | undefined> {
+  place: { channel: string; threadTs: string },
+): Promise<RepliedMessage[]> {
   const result = (await api.call(
     'conversations.replies',
     () => api.client.conversations.replies({ channel: place.channel, ts: place.threadTs, limit: 200 }),
     place.channel,
   )) as { messages?: RepliedMessage[] };
-  const before = (result.messages ?? []).filter(
-    (m) => m.ts && Number(m.ts) < Number(place.beforeTs) && m.text?.trim() && !SKIPPED.has(m.subtype ?? ''),
+  return result.messages ?? [];
+}
+
+/**
+ * The discussion a question asked inside an existing thread comes from: the
+ * thread's messages before it, each attributed by display name, with
+ * mentions and links turned into plain text so nothing the model repeats can
+ * ping anyone. The newest are kept when the thread is longer than the
+ * limits. Undefined when there is nothing before the question.
+ */
+export async function threadDiscussion(
+  api: SlackApi,
+  messages: RepliedMessage[],
+  beforeTs: string,
+  limits = DISCUSSION_LIMITS,
+): Promise<Discussion | undefined> {
+  const before = messages.filter(
+    (m) => m.ts && Number(m.ts) < Number(beforeTs) && m.text?.trim() && !SKIPPED.has(m.subtype ?? ''),
   );
   if (before.length === 0) return undefined;
   const names = new Map<string, string>();
@@ -58,6 +69,11 @@ export async function threadDiscussion(
     size += line.length + 1;
   }
   return lines.length ? { text: lines.join('\n'), messages: lines.length } : undefined;
+}
+
+/** The files shared in the thread up to and with the question. */
+export function filesUpTo(messages: RepliedMessage[], ts: string): ThreadFile[] {
+  return messages.filter((m) => m.ts && Number(m.ts) <= Number(ts)).flatMap((m) => m.files ?? []);
 }
 
 /** Joins, leaves and other notices carry no discussion. */

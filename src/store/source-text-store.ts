@@ -20,11 +20,18 @@ export class SourceTextStore implements SourceTexts {
     try {
       await client.query('BEGIN');
       const { rows } = await client.query(
-        'SELECT text FROM session_sources WHERE session_id = $1 AND key = $2 FOR UPDATE',
+        'SELECT text, n FROM session_sources WHERE session_id = $1 AND key = $2 FOR UPDATE',
         [sessionId, source.key],
       );
       const before: string | undefined = rows[0]?.text;
       if (before?.includes(source.text.trim())) {
+        // A file kept before research numbered it (n 0) takes its number when first shown.
+        if (rows[0].n === 0 && source.n > 0)
+          await client.query('UPDATE session_sources SET n = $3 WHERE session_id = $1 AND key = $2', [
+            sessionId,
+            source.key,
+            source.n,
+          ]);
         await client.query('COMMIT');
         return;
       }
@@ -34,6 +41,7 @@ export class SourceTextStore implements SourceTexts {
         `INSERT INTO session_sources (session_id, key, n, url, title, content_hash, text, truncated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (session_id, key) DO UPDATE SET text = EXCLUDED.text, content_hash = EXCLUDED.content_hash,
+           n = CASE WHEN session_sources.n = 0 THEN EXCLUDED.n ELSE session_sources.n END,
            truncated = EXCLUDED.truncated, fetched_at = now()`,
         [
           sessionId,
@@ -85,7 +93,12 @@ export class SourceTextStore implements SourceTexts {
     };
   }
 
-  async passages(sessionIds: string[], text: string, limit: number): Promise<KeptPassage[]> {
+  async passages(
+    sessionIds: string[],
+    text: string,
+    limit: number,
+    keyPrefix?: string,
+  ): Promise<KeptPassage[]> {
     const words = anyWords(text);
     if (words.length === 0) return [];
     const { rows } = await this.pool.query(
@@ -93,8 +106,9 @@ export class SourceTextStore implements SourceTexts {
          JOIN session_sources s USING (session_id, key),
          ${anyWordTsquery(2)} q
        WHERE p.session_id = ANY($1::uuid[]) AND p.tsv @@ q
+         AND ($4::text IS NULL OR starts_with(p.key, $4))
        ORDER BY ts_rank_cd(p.tsv, q) DESC, p.key, p.ordinal LIMIT $3`,
-      [sessionIds, words, limit],
+      [sessionIds, words, limit, keyPrefix ?? null],
     );
     return rows.map((r) => ({ key: r.key, title: r.title, ...(r.url ? { url: r.url } : {}), body: r.body }));
   }

@@ -15,7 +15,7 @@ export interface FakeMessage {
   deleted?: boolean;
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** A file share (files v2 posts one in the thread; a person's share carries its download address). */
-  files?: { id: string; name?: string; size?: number; url_private_download?: string }[];
+  files?: { id: string; name?: string; size?: number; url_private_download?: string; permalink?: string }[];
   /** A streamed message (chat.startStream). */
   stream?: FakeStream;
   /** A person's message (see `say`); the app's own have none. */
@@ -497,6 +497,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
         name,
         size: options.size ?? content.length,
         url_private_download: `http://127.0.0.1:${port}/files-pri/${id}/${encodeURIComponent(name)}`,
+        permalink: `https://test.slack.com/files/${user}/${id}/${encodeURIComponent(name)}`,
       };
       const text = options.text ?? '';
       messages.push({

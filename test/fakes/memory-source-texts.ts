@@ -29,11 +29,11 @@ export function memorySourceTexts(): SourceTexts & {
       }
       return null;
     },
-    async passages(sessionIds, text, limit) {
+    async passages(sessionIds, text, limit, keyPrefix) {
       if (this.failing) throw new Error('database unavailable');
       const wanted = words(text);
       return [...kept.entries()]
-        .filter(([id]) => sessionIds.includes(id.split(' ')[0]!))
+        .filter(([id, s]) => sessionIds.includes(id.split(' ')[0]!) && s.key.startsWith(keyPrefix ?? ''))
         .map(([, s]) => ({
           key: s.key,
           title: s.title,

@@ -18,6 +18,8 @@ export class RuleLlm implements Llm {
       agentsPerCycle?: number;
       /** Agents search the knowledge base for this instead of searching the web for their task. */
       internalQuery?: string;
+      /** Agent n searches the shared files (thread_files) for the n-th of these, when the tool is offered. */
+      fileQueries?: string[];
       /** Ask these clarifying questions instead of calling generate_plan. */
       questions?: string;
       /** Appended to the final report (hostile text, for instance). */
@@ -77,9 +79,15 @@ export class RuleLlm implements Llm {
       }
       case 'agent': {
         const task = request.messages.find((m) => m.role === 'user')!.content.match(/Topic \d+/)![0];
-        const search: [string, unknown] = this.options.internalQuery
-          ? ['internal_search', { queries: [this.options.internalQuery] }]
-          : ['web_search', { queries: [task] }];
+        const n = Number(task.replace('Topic ', ''));
+        const fileQuery = this.options.fileQueries?.[n - 1];
+        const offered = (name: string) => request.tools?.some((t) => t.name === name);
+        const search: [string, unknown] =
+          fileQuery && offered('thread_files')
+            ? ['thread_files', { queries: [fileQuery] }]
+            : this.options.internalQuery
+              ? ['internal_search', { queries: [this.options.internalQuery] }]
+              : ['web_search', { queries: [task] }];
         if (dispatched === 0) return { tools: [search] };
         if (this.options.readPages && dispatched === 1) {
           const found = JSON.parse(request.messages.find((m) => m.role === 'tool')!.content).results[0];

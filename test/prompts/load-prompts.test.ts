@@ -32,6 +32,7 @@ describe('loadPrompts', () => {
       clarification_answer: '',
       previous_research: '',
       discussion: '',
+      files: '',
     }).text;
     expect(text).toBe('Research question:\nIs "A & B" <better>?');
     const withDiscussion = prompts.render('research-request', {
@@ -40,6 +41,7 @@ describe('loadPrompts', () => {
       clarification_answer: '',
       previous_research: '',
       discussion: 'Ann: we compare heat pumps for the Leeds office',
+      files: '',
     }).text;
     expect(withDiscussion).toContain(
       '<discussion>\nAnn: we compare heat pumps for the Leeds office\n</discussion>',

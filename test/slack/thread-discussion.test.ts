@@ -11,7 +11,7 @@ function api(messages: Record<string, unknown>[], names: Record<string, string> 
   } as unknown as SlackApi;
 }
 
-const place = { channel: 'C1', threadTs: '100.000001', beforeTs: '200.000000' };
+const before = '200.000000';
 
 describe('the discussion a question comes from', () => {
   it('keeps the newest messages within the limits, skips notices, and names bots', async () => {
@@ -24,7 +24,7 @@ describe('the discussion a question comes from', () => {
       { ts: '200.000000', user: 'U1', text: 'the question itself' },
       { ts: '201.000000', user: 'U2', text: 'after the question' },
     ];
-    const found = await threadDiscussion(api(messages, { U1: 'Ann', U2: 'Bob' }), place, {
+    const found = await threadDiscussion(api(messages, { U1: 'Ann', U2: 'Bob' }), messages, before, {
       messages: 3,
       chars: 1000,
       perMessage: 20,
@@ -33,7 +33,7 @@ describe('the discussion a question comes from', () => {
       text: ['Jira: PROJ-1 created', `Bob: ${'x'.repeat(20)}…`, 'Ann: last before the ques…'].join('\n'),
       messages: 3,
     });
-    const small = await threadDiscussion(api(messages, { U1: 'Ann', U2: 'Bob' }), place, {
+    const small = await threadDiscussion(api(messages, { U1: 'Ann', U2: 'Bob' }), messages, before, {
       messages: 40,
       chars: 40,
       perMessage: 2000,
@@ -44,13 +44,12 @@ describe('the discussion a question comes from', () => {
   it('turns mentions, channel-wide pings, channels and links into plain words', async () => {
     const text =
       'cc <@U2|bob> <!here> <!subteam^S1|@design> in <#C9|ops>: <https://ex.com/a|the doc> and <https://ex.com/b>';
-    const found = await threadDiscussion(
-      api([{ ts: '150.0', user: 'U1', text }], { U1: 'Ann', U2: 'Bob' }),
-      place,
-    );
+    const said = [{ ts: '150.0', user: 'U1', text }];
+    const found = await threadDiscussion(api(said, { U1: 'Ann', U2: 'Bob' }), said, before);
     expect(found?.text).toBe(
       'Ann: cc @Bob @-here @-design in #ops: the doc (https://ex.com/a) and https://ex.com/b',
     );
-    expect(await threadDiscussion(api([{ ts: '250.0', user: 'U1', text: 'later' }]), place)).toBeUndefined();
+    const later = [{ ts: '250.0', user: 'U1', text: 'later' }];
+    expect(await threadDiscussion(api(later), later, before)).toBeUndefined();
   });
 });

@@ -9,5 +9,6 @@ export function researchRequestText(prompts: Prompts, request: ResearchRequest):
     clarification_answer: request.clarification?.answer ?? '',
     previous_research: request.previousResearch ?? '',
     discussion: request.discussion?.text ?? '',
+    files: (request.files?.given ?? []).map((f) => `- ${f.name}`).join('\n'),
   }).text;
 }

@@ -8,6 +8,7 @@ import { internalSearchTool } from './internal-search-tool.js';
 import { openUrlTool } from './open-url-tool.js';
 import { researchAgentTool } from './research-agent-tool.js';
 import { thinkTool } from './think-tool.js';
+import { threadFilesTool } from './thread-files-tool.js';
 import { errorText, type ToolOutcome } from './tool-result.js';
 import { webSearchTool } from './web-search-tool.js';
 
@@ -17,6 +18,7 @@ const ALL_TOOLS = [
   webSearchTool,
   openUrlTool,
   internalSearchTool,
+  threadFilesTool,
   thinkTool,
   generateReportTool,
   generatePlanTool,

@@ -15,7 +15,7 @@ import {
   rootMessage,
   type SlackMessage,
 } from '../render/messages.js';
-import { planMessage, planReviewMessage } from '../render/plan-message.js';
+import { type PlanContext, planMessage, planReviewMessage } from '../render/plan-message.js';
 import { closingLine, finalChunks, startChunks } from '../render/progress-chunks.js';
 import { reportIntents } from '../thread/report-intents.js';
 import { SessionThread } from '../thread/session-thread.js';
@@ -39,8 +39,8 @@ export class ThreadPublisher implements SessionSurface {
   private readonly status?: AssistantStatus;
   private streamer?: ProgressStreamer;
   private plan: string | null = null;
-  /** Earlier messages of the thread the research was given, said under the plan. */
-  private discussion = 0;
+  /** What research was given besides the question, said under the plan. */
+  private given?: PlanContext;
   /** Research starts in this run without a plan_done event: after a review (`edit` the plan) or continued (`none`). */
   private startsHere?: 'edit' | 'none';
 
@@ -82,7 +82,7 @@ export class ThreadPublisher implements SessionSurface {
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, view.startedAt, log);
     publisher.plan = view.plan;
-    publisher.discussion = view.discussionMessages;
+    publisher.given = view;
     if (view.phase === 'review') publisher.startsHere = 'edit';
     else if (view.phase === 'research' && !owned.has({ kind: 'progress' }) && view.reportVersion > 1)
       publisher.startsHere = 'none';
@@ -131,7 +131,7 @@ export class ThreadPublisher implements SessionSurface {
       const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
       const review = { sessionId: id, estimate, seconds: settled.seconds };
       return [
-        t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review, this.discussion)),
+        t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review, this.given)),
         t.agentStatus('active', 'review'),
       ];
     }
@@ -165,7 +165,7 @@ export class ThreadPublisher implements SessionSurface {
       : undefined;
     intents.push(t.edit({ kind: 'progress' }, final, stop));
     if (this.streams && this.plan)
-      intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan, undefined, this.discussion)));
+      intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan, undefined, this.given)));
     intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
     intents.push(t.agentStatus('closed', 'end'));
     return intents;
@@ -190,7 +190,7 @@ export class ThreadPublisher implements SessionSurface {
   /** The plan (posted, or after its review edited to its running form) and the live progress message. */
   private showPlan(plan: string, how: 'post' | 'edit' | 'none' = 'post'): void {
     const intents = [];
-    const running = planMessage(plan, this.streams ? { sessionId: this.row.id } : undefined, this.discussion);
+    const running = planMessage(plan, this.streams ? { sessionId: this.row.id } : undefined, this.given);
     if (how === 'edit') intents.push(this.thread.edit({ kind: 'plan' }, running));
     else if (how === 'post' && !this.owned.has({ kind: 'plan' }))
       intents.push(this.thread.post({ kind: 'plan' }, running));

@@ -1,15 +1,12 @@
 import { formatDuration } from '../../engine/progress.js';
+import type { SessionView } from '../../ports/research.js';
 import { ACTION, button, cancelActions, context, type SlackMessage, sections } from './messages.js';
 import { modelMrkdwn, safeText } from './mrkdwn.js';
 
 /** The plan; while a streamed progress message (which has no buttons) runs, it carries the Cancel button. */
-export function planMessage(
-  plan: string,
-  cancel?: { sessionId: string },
-  discussionMessages = 0,
-): SlackMessage {
+export function planMessage(plan: string, cancel?: { sessionId: string }, given?: PlanContext): SlackMessage {
   const blocks = sections(`:clipboard: *Research plan*\n${modelMrkdwn(plan)}`);
-  if (discussionMessages) blocks.push(discussionNote(discussionMessages));
+  blocks.push(...givenNote(given));
   if (cancel) blocks.push(cancelActions(cancel.sessionId));
   return { text: 'Research plan', blocks };
 }
@@ -21,11 +18,11 @@ export function planMessage(
 export function planReviewMessage(
   plan: string,
   review: { sessionId: string; estimate: string; seconds: number; editedBy?: string },
-  discussionMessages = 0,
+  given?: PlanContext,
 ): SlackMessage {
   const edited = review.editedBy ? `\n_Plan edited by <@${review.editedBy}>._` : '';
   const blocks = sections(`:clipboard: *Research plan*\n${modelMrkdwn(plan)}${edited}`);
-  if (discussionMessages) blocks.push(discussionNote(discussionMessages));
+  blocks.push(...givenNote(given));
   blocks.push(
     context(
       `Estimate: ${safeText(review.estimate)} · starts by itself in ${formatDuration(review.seconds * 1000)}`,
@@ -43,9 +40,23 @@ export function planReviewMessage(
   return { text: 'Research plan: start it, edit it or cancel', blocks };
 }
 
-/** The research was given the thread it was asked in: say how much of it. */
-function discussionNote(messages: number): ReturnType<typeof context> {
-  return context(
-    `:speech_balloon: Using the ${messages} earlier message${messages === 1 ? '' : 's'} of this thread.`,
-  );
+/** What research was given besides the question: the thread's earlier messages and the files shared. */
+export type PlanContext = Pick<SessionView, 'discussionMessages' | 'files'>;
+
+/** Under the plan: how much of the thread research reads, the files it reads, and those it does not, with why. */
+function givenNote(given?: PlanContext): ReturnType<typeof context>[] {
+  const lines: string[] = [];
+  const n = given?.discussionMessages ?? 0;
+  if (n) lines.push(`:speech_balloon: Using the ${n} earlier message${n === 1 ? '' : 's'} of this thread.`);
+  const files = given?.files?.given ?? [];
+  if (files.length) {
+    const names = files.map((f) => safeText(f.name)).join(', ');
+    lines.push(
+      `:paperclip: Reading ${files.length === 1 ? 'the file' : `the ${files.length} files`} shared here: ${names}.`,
+    );
+  }
+  const skipped = given?.files?.skipped ?? [];
+  if (skipped.length)
+    lines.push(`:warning: Not read: ${skipped.map((f) => `${safeText(f.name)} (${f.reason})`).join('; ')}.`);
+  return lines.length ? [context(lines.join('\n'))] : [];
 }

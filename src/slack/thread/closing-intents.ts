@@ -30,7 +30,7 @@ export async function closingIntents(
   ];
   if (row.status === 'reviewing')
     return [
-      thread.edit({ kind: 'plan' }, planMessage(view?.plan ?? '', undefined, view?.discussionMessages)),
+      thread.edit({ kind: 'plan' }, planMessage(view?.plan ?? '', undefined, view ?? undefined)),
       ...opener,
     ];
   const questions = view?.clarification?.questions ?? '';
