@@ -8,6 +8,7 @@ import { findCommand } from './cli/find-command.js';
 import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { readLocalFiles } from './cli/local-files.js';
+import { mcpList } from './cli/mcp-command.js';
 import { outPathProblem } from './cli/out-path.js';
 import { cancelCommand, moreCommand, resumeCommand } from './cli/session-commands.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
@@ -165,7 +166,7 @@ export async function runCommand(
         };
         const id = positionals[0]!;
         if (spec.name === 'cancel') return cancelCommand(deps, id, io);
-        await room.engine();
+        const engine = await room.engine();
         const options = {
           clarify: true,
           answers: text('answers'),
@@ -173,10 +174,18 @@ export async function runCommand(
           json: Boolean(flags.json),
           yes: Boolean(flags.yes),
         };
-        return spec.name === 'resume'
-          ? resumeCommand(deps, id, options, io)
-          : moreCommand(deps, id, options, io);
+        try {
+          return await (spec.name === 'resume'
+            ? resumeCommand(deps, id, options, io)
+            : moreCommand(deps, id, options, io));
+        } finally {
+          await engine.externalTools?.close();
+        }
       });
+    }
+    case 'mcp list': {
+      const config = loadConfig(env);
+      return mcpList(config.mcp, cliLogger(config), io);
     }
     case 'migrate': {
       const config = loadConfig(env);
@@ -214,9 +223,8 @@ async function askFromCli(
     return 2;
   }
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
-  // Everything research needs, named at once, before anything runs (queuing needs none of it).
+  // Settings, the model server and the given files are checked before anything runs (queuing needs none).
   if (!flags.background && flags.about === undefined) await researchReady(config);
-  // The files given with the question are read before anything runs: what cannot be read is said now.
   const given = flags.files.length ? await readLocalFiles(flags.files, config.slack.fileMaxBytes) : undefined;
   const logger = cliLogger(config);
   return withStore(config, logger, async (store) => {
@@ -235,7 +243,7 @@ async function askFromCli(
       );
     if (flags.background)
       return submitCommand({ ...store, service: room.service, requester }, flags.question, io);
-    await room.engine();
+    const engine = await room.engine();
     const deps = {
       research: room.research.current,
       logger,
@@ -249,7 +257,12 @@ async function askFromCli(
       pager: config.pager,
       editor: config.editor,
     };
-    return askCommand({ ...deps, sources: store.sources }, { ...flags, given }, io);
+    try {
+      return await askCommand({ ...deps, sources: store.sources }, { ...flags, given }, io);
+    } finally {
+      // MCP servers started for this command (stdio) stop with it.
+      await engine.externalTools?.close();
+    }
   });
 }
 

@@ -16,6 +16,7 @@ import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
 import { urlWithoutSecrets } from './redact-secrets.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+import { McpTools } from './search/mcp/mcp-tools.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { AnswerStore } from './store/answer-store.js';
@@ -170,6 +171,9 @@ export function engineDeps(
       }),
       metrics,
     ),
+    ...(config.mcp.servers.length
+      ? { externalTools: new McpTools(config.mcp.servers, config.mcp.timeoutMs, logger) }
+      : {}),
     countTokens,
     clock: systemClock,
     logger,
@@ -187,6 +191,7 @@ export async function withKnowledgeBase(
   { searchRequired = true } = {},
 ): Promise<EngineBase> {
   const knowledgeBase = new KnowledgeStore(db.pool);
-  if (searchRequired && !engine.webSearch && !(await knowledgeBase.hasDocuments())) throw noResearchTools();
+  const searches = engine.webSearch || engine.externalTools || (await knowledgeBase.hasDocuments());
+  if (searchRequired && !searches) throw noResearchTools();
   return { ...engine, knowledgeBase, sourceTexts: new SourceTextStore(db.pool) };
 }

@@ -29,6 +29,7 @@ export const HINTS: Readonly<Record<string, string>> = {
   MAX_QUESTION_CHARS: 'set it to a whole number from 20 to 3000',
   KB_ADMINS: 'set it to Slack user ids separated by commas, e.g. U0123ABCD,U0456EFGH',
   FILE_MAX_MB: 'set it to a number of megabytes, e.g. 20',
+  MCP_TIMEOUT_SECONDS: 'set it to a number of seconds, e.g. 30',
   DELIVERY_DEADLINE_HOURS: 'set it to a number of hours, e.g. 24',
   SUGGESTED_PROMPTS: 'set it to one to four questions separated by "|", each at most 500 characters',
 };

@@ -1,3 +1,4 @@
+import type { McpServerConfig } from './config-mcp.js';
 import type { CitationCheckSettings } from './engine/settings.js';
 import type { ModelPrice } from './engine/usage.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
@@ -89,6 +90,8 @@ export interface Config {
     reportFormat: 'auto' | 'canvas' | 'messages';
     planReviewSeconds: number;
   };
+  /** MCP servers research may use (MCP_SERVERS), and how long one call may take. */
+  mcp: { servers: McpServerConfig[]; timeoutMs: number };
   logLevel?: string;
   /** Shell command a long report is piped through in a terminal. */
   pager: string;

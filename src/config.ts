@@ -8,6 +8,7 @@ import {
   settingsMessage,
 } from './config-fields.js';
 import { HINTS } from './config-hints.js';
+import { parseMcpServers } from './config-mcp.js';
 import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
@@ -133,6 +134,9 @@ const schema = z.object({
     .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/))),
   // The largest file read from Slack, in megabytes.
   FILE_MAX_MB: positiveNumber.default(20),
+  // MCP servers research may use, as JSON or the path of a JSON file (see config-mcp.ts).
+  MCP_SERVERS: optionalText,
+  MCP_TIMEOUT_SECONDS: positiveNumber.default(30),
   DELIVERY_DEADLINE_HOURS: positiveNumber.default(24),
   // How long a plan waits for [Start now] / [Edit plan] before research starts by itself; 0 starts at once.
   PLAN_REVIEW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
@@ -268,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       reportFormat: e.REPORT_FORMAT,
       planReviewSeconds: e.PLAN_REVIEW_SECONDS,
     },
+    mcp: { servers: parseMcpServers(e.MCP_SERVERS), timeoutMs: e.MCP_TIMEOUT_SECONDS * 1000 },
     logLevel: e.LOG_LEVEL,
     pager: e.PAGER ?? 'less -FRX',
     editor: e.VISUAL ?? e.EDITOR,

@@ -221,6 +221,14 @@ export const COMMANDS: CommandSpec[] = [
     positionals: true,
   },
   {
+    name: 'mcp',
+    sub: 'list',
+    forms: ['mcp list'],
+    about: ['The MCP servers research may use (MCP_SERVERS), their allowed tools, and whether they answer.'],
+    flags: {},
+    positionals: false,
+  },
+  {
     name: 'migrate',
     forms: ['migrate'],
     about: ['Apply database migrations (they also run at every start).'],

@@ -123,9 +123,12 @@ export async function runSession(
   const state = structuredClone(initial);
   const cancel = options.signal ?? new AbortController().signal;
   const hasInternalSearch = await knowledgeBaseReady(deps);
+  // The allowed tools of the MCP servers that answer now; one that does not is left out (and logged).
+  const external = options.method?.searchesItself ? [] : ((await deps.externalTools?.list(cancel)) ?? []);
   // A hosted backend searches by itself; the engine's agents need a search of ours.
-  if (!deps.webSearch && !hasInternalSearch && !options.method?.searchesItself) throw noResearchTools();
-  const ctx = createContext(deps, settings, state, cancel, hasInternalSearch);
+  if (!deps.webSearch && !hasInternalSearch && !external.length && !options.method?.searchesItself)
+    throw noResearchTools();
+  const ctx = createContext(deps, settings, state, cancel, hasInternalSearch, external);
   try {
     return await advance(ctx, options.method ?? AGENTS);
   } catch (error) {

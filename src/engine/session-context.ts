@@ -1,4 +1,5 @@
 import type { Clock } from '../ports/clock.js';
+import type { ExternalTool, ExternalTools } from '../ports/external-tools.js';
 import type { KnowledgeBase } from '../ports/knowledge-base.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
@@ -22,6 +23,8 @@ export interface EngineDeps {
   knowledgeBase?: KnowledgeBase;
   /** Where the text of every source research is shown is kept with the session. */
   sourceTexts?: SourceTexts;
+  /** Tools other systems offer research (MCP servers), namespaced `server__tool`. */
+  externalTools?: ExternalTools;
   countTokens: (text: string) => number;
   clock: Clock;
   logger: Logger;
@@ -45,6 +48,8 @@ export interface SessionContext {
   sources: SourceRegistry;
   cancel: AbortSignal;
   hasInternalSearch: boolean;
+  /** The external tools offered this session (those of the servers that answered at its start). */
+  externalTools: ExternalTool[];
   /** In-flight and finished searches by normalised query, so parallel agents share one call. */
   searchCache: Map<string, Promise<number[]>>;
   pageCache: Map<string, Promise<PageResult>>;
@@ -57,6 +62,7 @@ export function createContext(
   state: SessionState,
   cancel: AbortSignal,
   hasInternalSearch: boolean,
+  externalTools: ExternalTool[] = [],
 ): SessionContext {
   return {
     deps,
@@ -65,6 +71,7 @@ export function createContext(
     sources: createSourceRegistry(state.sources, (source) => deps.emit({ type: 'source_added', source })),
     cancel,
     hasInternalSearch,
+    externalTools,
     searchCache: new Map(),
     pageCache: new Map(),
     log: deps.logger.child({ sessionId: state.sessionId }),

@@ -76,6 +76,8 @@ export interface SessionState {
    * before it existed.
    */
   failures?: Record<string, { count: number; last: string; worked?: boolean }>;
+  /** Tool servers (MCP) whose calls failed during research, with the last failure: named in the report. */
+  serverFailures?: Record<string, string>;
   agents: AgentRecord[];
   /** The task graph, for a session the deep-research backend researches. */
   tasks?: ResearchTask[];

@@ -20,6 +20,8 @@ export class RuleLlm implements Llm {
       internalQuery?: string;
       /** Agent n searches the shared files (thread_files) for the n-th of these, when the tool is offered. */
       fileQueries?: string[];
+      /** Agents call this tool (an MCP server's, say) with these arguments, when it is offered. */
+      externalCall?: [string, unknown];
       /** Ask these clarifying questions instead of calling generate_plan. */
       questions?: string;
       /** Appended to the final report (hostile text, for instance). */
@@ -82,12 +84,15 @@ export class RuleLlm implements Llm {
         const n = Number(task.replace('Topic ', ''));
         const fileQuery = this.options.fileQueries?.[n - 1];
         const offered = (name: string) => request.tools?.some((t) => t.name === name);
+        const external = this.options.externalCall;
         const search: [string, unknown] =
-          fileQuery && offered('thread_files')
-            ? ['thread_files', { queries: [fileQuery] }]
-            : this.options.internalQuery
-              ? ['internal_search', { queries: [this.options.internalQuery] }]
-              : ['web_search', { queries: [task] }];
+          external && offered(external[0])
+            ? external
+            : fileQuery && offered('thread_files')
+              ? ['thread_files', { queries: [fileQuery] }]
+              : this.options.internalQuery
+                ? ['internal_search', { queries: [this.options.internalQuery] }]
+                : ['web_search', { queries: [task] }];
         if (dispatched === 0) return { tools: [search] };
         if (this.options.readPages && dispatched === 1) {
           const found = JSON.parse(request.messages.find((m) => m.role === 'tool')!.content).results[0];
@@ -105,8 +110,11 @@ export class RuleLlm implements Llm {
         return { text: JSON.stringify({ steps: this.options.thinSteps ?? [] }) };
       case 'agent_report': {
         const result = request.messages.find((m) => m.role === 'tool')!.content;
-        const doc = JSON.parse(result).results[0];
-        return { text: `Finding from ${doc.title} [${doc.document}].` };
+        // A failed tool answers in words, not JSON: the agent reports that it found nothing.
+        const doc = result.startsWith('{') ? JSON.parse(result).results[0] : undefined;
+        return {
+          text: doc ? `Finding from ${doc.title} [${doc.document}].` : 'Nothing was found for this topic.',
+        };
       }
       default: {
         const findings =

@@ -86,9 +86,14 @@ function finalize(
   const failedWhy = failed.length
     ? `${failed.length} of ${records.length} ${noun}s failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`
     : null;
-  const why = [partial ? PARTIAL_WHY[partial] : null, partial !== 'cancelled' ? failedWhy : null].filter(
-    Boolean,
-  );
+  // A tool server that failed during research is named: what it holds may be missing.
+  const servers = Object.entries(ctx.state.serverFailures ?? {}).map(([, why]) => why);
+  const serversWhy = servers.length ? `some sources could not be searched: ${servers.join('; ')}` : null;
+  const why = [
+    partial ? PARTIAL_WHY[partial] : null,
+    partial !== 'cancelled' ? failedWhy : null,
+    serversWhy,
+  ].filter(Boolean);
   const banner = why.length ? `> **Partial report:** ${why.join('; ')}.\n\n` : '';
 
   return {

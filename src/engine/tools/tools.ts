@@ -1,7 +1,9 @@
+import type { ExternalTool } from '../../ports/external-tools.js';
 import type { ToolCall, ToolSpec } from '../../ports/llm.js';
 import { toolCallsSpent } from '../loop/stop-rules.js';
 import type { SessionContext } from '../session-context.js';
 import { parseArgs, type Role, type Tool, type ToolEnv, toolSpec } from './define-tool.js';
+import { externalTool } from './external-tool.js';
 import { generatePlanTool } from './generate-plan-tool.js';
 import { generateReportTool } from './generate-report-tool.js';
 import { internalSearchTool } from './internal-search-tool.js';
@@ -26,7 +28,18 @@ const ALL_TOOLS = [
 
 /** The tools a role is offered in this session. */
 export function toolsFor(ctx: SessionContext, role: Role): Tool[] {
-  return ALL_TOOLS.filter((tool) => tool.isEnabled(ctx, role));
+  return [...ALL_TOOLS, ...ctx.externalTools.map(asTool)].filter((tool) => tool.isEnabled(ctx, role));
+}
+
+/** One tool object per external tool, so its spec is built once. */
+const external = new WeakMap<ExternalTool, Tool>();
+function asTool(spec: ExternalTool): Tool {
+  let tool = external.get(spec);
+  if (!tool) {
+    tool = externalTool(spec);
+    external.set(spec, tool);
+  }
+  return tool;
 }
 
 export function specsFor(tools: Tool[], role: Role): ToolSpec[] {
