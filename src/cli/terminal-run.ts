@@ -75,8 +75,12 @@ export async function runInTerminal(
     else view!.onEvent(event);
     if (!options.json && event.type === 'plan_done') view!.print(`\nResearch plan:\n${event.plan}\n`);
   };
-  const run = (runSignal: AbortSignal) =>
-    backend.run({
+  // A run the terminal's going away stopped is no outcome: it throws, and the session rests interrupted.
+  const interruption = () => {
+    if (signal.reason instanceof Interruption) throw signal.reason;
+  };
+  const run = async (runSignal: AbortSignal) => {
+    const outcome = await backend.run({
       checkpoint,
       emit,
       saveCheckpoint: recorder ? (c) => recorder.checkpoint(c) : async () => {},
@@ -84,6 +88,9 @@ export async function runInTerminal(
       logger: log,
       spendLimitUsd: session.spendLimitUsd,
     });
+    if (outcome.kind === 'cancelled') interruption();
+    return outcome;
+  };
   // The process goes away with the session unfinished: it rests interrupted, resumable from its checkpoint.
   const interrupted = async () => {
     view?.stop();
@@ -99,7 +106,6 @@ export async function runInTerminal(
     if (options.json) io.stdout.write(`${JSON.stringify({ type: 'session', sessionId: id, question })}\n`);
     view?.start();
     let outcome: ResearchOutcome = await run(signal);
-    if (outcome.kind === 'cancelled' && signal.reason instanceof Interruption) return await interrupted();
     if (outcome.kind === 'needs_clarification') {
       await recorder?.finish(outcome);
       view?.stop();
@@ -115,12 +121,11 @@ export async function runInTerminal(
         options.answers !== undefined
           ? given(io, outcome.questions, options.answers, options.json)
           : await askUser(io, outcome.questions);
-      if (signal.reason instanceof Interruption) return await interrupted();
+      interruption();
       checkpoint = backend.answer(outcome.checkpoint, answer);
       await store?.lifecycle.resume(id);
       view?.start();
       outcome = await run(signal);
-      if (outcome.kind === 'cancelled' && signal.reason instanceof Interruption) return await interrupted();
     }
     if (outcome.kind === 'needs_plan_review' && (options.yes || options.json)) {
       checkpoint = outcome.checkpoint;
@@ -129,7 +134,7 @@ export async function runInTerminal(
       view?.stop();
       const estimate = (await deps.estimatePlan?.().catch(() => undefined)) ?? 'n/a';
       const decision = await reviewPlanAtPrompt(io, estimate, { plan: outcome.plan, editor: deps.editor });
-      if (signal.reason instanceof Interruption) return await interrupted();
+      interruption();
       checkpoint =
         decision.kind === 'start' && decision.plan
           ? backend.withPlan(outcome.checkpoint, decision.plan)
@@ -147,7 +152,6 @@ export async function runInTerminal(
         return 1;
       }
     }
-    if (outcome.kind === 'cancelled' && signal.reason instanceof Interruption) return await interrupted();
     view?.stop();
     await recorder?.finish(outcome);
     await lease?.release(id);

@@ -124,7 +124,7 @@ export async function runSession(
   const cancel = options.signal ?? new AbortController().signal;
   const hasInternalSearch = await knowledgeBaseReady(deps);
   // The allowed tools of the MCP servers that answer now; one that does not is left out (and logged).
-  const external = options.method?.searchesItself ? [] : ((await deps.externalTools?.list(cancel)) ?? []);
+  const external = options.method?.searchesItself ? [] : ((await deps.externalTools?.list()) ?? []);
   // A hosted backend searches by itself; the engine's agents need a search of ours.
   if (!deps.webSearch && !hasInternalSearch && !external.length && !options.method?.searchesItself)
     throw noResearchTools();

@@ -19,7 +19,7 @@ export interface ExternalDocument {
 
 export interface ExternalTools {
   /** The allowed tools of the servers that answer; a server that does not is left out (and logged). */
-  list(signal?: AbortSignal): Promise<ExternalTool[]>;
+  list(): Promise<ExternalTool[]>;
   /** Calls one; a server that is down, slow or answers garbage throws a ProviderError naming it. */
   call(name: string, args: unknown, signal: AbortSignal): Promise<ExternalDocument[]>;
   /** Ends the connections (stdio servers stop). */

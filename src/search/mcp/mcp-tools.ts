@@ -7,6 +7,8 @@ import { ProviderError } from '../../engine/errors.js';
 import type { ExternalDocument, ExternalTool, ExternalTools } from '../../ports/external-tools.js';
 import type { Logger } from '../../ports/logger.js';
 
+/** How long a server's tool list (or its failure to answer) is kept. */
+const LIST_TTL_MS = 60_000;
 /** Between a server's name and its tool's, in the names research is offered. */
 const SEPARATOR = '__';
 
@@ -19,6 +21,7 @@ const SEPARATOR = '__';
  */
 export class McpTools implements ExternalTools {
   private readonly clients = new Map<string, Promise<Client>>();
+  private readonly listed = new Map<string, { at: number; tools: Promise<ExternalTool[]> }>();
 
   constructor(
     private readonly servers: McpServerConfig[],
@@ -26,17 +29,28 @@ export class McpTools implements ExternalTools {
     private readonly log: Logger,
   ) {}
 
-  async list(signal?: AbortSignal): Promise<ExternalTool[]> {
+  /**
+   * Every session start asks: each server's answer (or its silence) is kept
+   * for a minute, so a down or hanging server delays at most one start a
+   * minute, not every one.
+   */
+  async list(): Promise<ExternalTool[]> {
+    const now = Date.now();
     const lists = await Promise.all(
-      this.servers.map((server) =>
-        this.serverTools(server, signal).catch((err) => {
+      this.servers.map((server) => {
+        const kept = this.listed.get(server.name);
+        if (kept && now - kept.at < LIST_TTL_MS) return kept.tools;
+        // Shared by the sessions starting this minute: one session's cancel must not cut it short.
+        const tools = this.serverTools(server).catch((err) => {
           this.log.warn(
             { err, server: server.name },
             'an MCP server did not answer; research goes on without it',
           );
           return [];
-        }),
-      ),
+        });
+        this.listed.set(server.name, { at: now, tools });
+        return tools;
+      }),
     );
     return lists.flat();
   }
@@ -56,10 +70,10 @@ export class McpTools implements ExternalTools {
     );
   }
 
-  private async serverTools(server: McpServerConfig, signal?: AbortSignal): Promise<ExternalTool[]> {
+  private async serverTools(server: McpServerConfig): Promise<ExternalTool[]> {
     try {
       const client = await this.client(server);
-      const { tools } = await client.listTools(undefined, { signal, timeout: this.timeoutMs });
+      const { tools } = await client.listTools(undefined, { timeout: this.timeoutMs });
       return tools
         .filter((t) => server.tools.includes(t.name))
         .map((t) => ({

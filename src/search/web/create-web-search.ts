@@ -8,30 +8,24 @@ import { TavilySearch } from './tavily-search.js';
 
 /** The configured provider, built once per process so its rate limiter is shared; none → knowledge base only. */
 export function createWebSearch(search: Config['search']): WebSearch | undefined {
+  const problem = searchKeyProblem(search);
+  if (problem) throw new ConfigError('missing_env', problem);
   const options = { requestsPerSecond: search.requestsPerSecond };
   switch (search.provider) {
     case 'tavily':
-      return new TavilySearch(required(search.tavilyKey, 'tavily', 'TAVILY_API_KEY'), options);
+      return new TavilySearch(search.tavilyKey!, options);
     case 'brave':
-      return new BraveSearch(required(search.braveKey, 'brave', 'BRAVE_API_KEY'), options);
+      return new BraveSearch(search.braveKey!, options);
     case 'exa':
-      return new ExaSearch(required(search.exaKey, 'exa', 'EXA_API_KEY'), options);
+      return new ExaSearch(search.exaKey!, options);
     case 'searxng':
-      return new SearxngSearch(required(search.searxngUrl, 'searxng', 'SEARXNG_URL'), options);
+      return new SearxngSearch(search.searxngUrl!, options);
     default:
       return undefined;
   }
 }
 
-function required(value: string | undefined, provider: string, variable: string): string {
-  if (value) return value;
-  throw new ConfigError('missing_env', missingKey(provider, variable));
-}
-
-const missingKey = (provider: string, variable: string) =>
-  `SEARCH_PROVIDER=${provider} needs ${variable}: set it, or choose another provider.`;
-
-/** What the configured provider lacks, if anything (checked before research starts). */
+/** What the configured provider lacks, if anything: the one place each provider's required setting is named. */
 export function searchKeyProblem(search: Config['search']): string | undefined {
   const needs: Record<string, [string | undefined, string]> = {
     tavily: [search.tavilyKey, 'TAVILY_API_KEY'],
@@ -40,5 +34,6 @@ export function searchKeyProblem(search: Config['search']): string | undefined {
     searxng: [search.searxngUrl, 'SEARXNG_URL'],
   };
   const need = search.provider ? needs[search.provider] : undefined;
-  return need && !need[0] ? missingKey(search.provider!, need[1]) : undefined;
+  if (!need || need[0]) return undefined;
+  return `SEARCH_PROVIDER=${search.provider} needs ${need[1]}: set it, or choose another provider.`;
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../src/engine/errors.js';
@@ -28,7 +30,7 @@ describe('MCP servers as research tools', () => {
       silentLogger,
     );
     open.push(tools);
-    const listed = await tools.list(signal());
+    const listed = await tools.list();
     expect(listed.map((t) => t.name).sort()).toEqual(['notes__search', 'wiki__fetch', 'wiki__search']);
     expect(listed.find((t) => t.name === 'wiki__search')!.inputSchema).toMatchObject({
       type: 'object',
@@ -67,9 +69,27 @@ describe('MCP servers as research tools', () => {
       silentLogger,
     );
     open.push(tools);
-    expect((await tools.list(signal())).map((t) => t.name)).toEqual(['wiki__search']);
+    expect((await tools.list()).map((t) => t.name)).toEqual(['wiki__search']);
     const failed = await tools.call('wiki__search', { query: 'noise' }, signal()).catch((e) => e);
     expect(failed).toBeInstanceOf(ProviderError);
     expect((failed as Error).message).toMatch(/^the wiki server could not be reached \(/);
   }, 60_000);
+
+  it('asks a server that does not answer at most once a minute, however many sessions start', async () => {
+    let requests = 0;
+    const broken = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(500).end('down');
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => broken.close(() => resolve())));
+    const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/mcp`;
+    const tools = new McpTools([{ name: 'wiki', url, tools: ['search'] }], 5_000, silentLogger);
+    open.push(tools);
+    expect(await tools.list()).toEqual([]);
+    const asked = requests;
+    expect(asked).toBeGreaterThan(0);
+    expect(await Promise.all([tools.list(), tools.list()])).toEqual([[], []]);
+    expect(requests).toBe(asked);
+  });
 });
