@@ -3,25 +3,14 @@ import type { SessionView, SharedFile, SharedFiles } from '../ports/research.js'
 import type { SourceTexts } from '../ports/source-texts.js';
 import { fileText, readableFile, SHARED_KINDS } from '../search/extract/file-text.js';
 import type { SlackApi } from './slack-api.js';
-import { downloadFile } from './slack-files.js';
-
-/** A file in the thread as Slack lists it (conversations.replies), with its permalink. */
-export interface ThreadFile {
-  id?: string;
-  name?: string;
-  title?: string;
-  size?: number;
-  url_private_download?: string;
-  permalink?: string;
-  mode?: string;
-}
+import { downloadFile, type SlackFileObject } from './slack-files.js';
 
 /**
  * The files shared in a thread up to the question, sorted into those
  * research reads (a kind it takes, within `maxBytes`) and those it does not,
  * with why; nothing is downloaded here.
  */
-export function sortSharedFiles(files: ThreadFile[], maxBytes: number): SharedFiles {
+export function sortSharedFiles(files: SlackFileObject[], maxBytes: number): SharedFiles {
   const given: SharedFile[] = [];
   const skipped: SharedFiles['skipped'] = [];
   for (const f of files) {

@@ -11,13 +11,15 @@ export interface SlackFile {
   ts: string;
 }
 
-interface FileObject {
+/** A file object as Slack returns it in a message (conversations.history, conversations.replies). */
+export interface SlackFileObject {
   id?: string;
   name?: string;
   title?: string;
   size?: number;
   url_private_download?: string;
   url_private?: string;
+  permalink?: string;
   mode?: string;
 }
 
@@ -35,7 +37,7 @@ export async function filesSharedBy(
     'conversations.history',
     () => api.client.conversations.history({ channel: place.channel, oldest, limit: 100 }),
     place.channel,
-  )) as { messages?: { ts?: string; user?: string; files?: FileObject[] }[] };
+  )) as { messages?: { ts?: string; user?: string; files?: SlackFileObject[] }[] };
   const found: SlackFile[] = [];
   for (const m of result.messages ?? []) {
     if (m.user !== place.user || !m.ts) continue;

@@ -1,5 +1,5 @@
-import type { ThreadFile } from './shared-files.js';
 import type { SlackApi } from './slack-api.js';
+import type { SlackFileObject } from './slack-files.js';
 
 /** How much of a thread research is given: the latest messages before the question, within a size. */
 export const DISCUSSION_LIMITS = { messages: 40, chars: 12_000, perMessage: 2_000 };
@@ -19,7 +19,7 @@ export interface RepliedMessage {
   username?: string;
   subtype?: string;
   text?: string;
-  files?: ThreadFile[];
+  files?: SlackFileObject[];
 }
 
 /** One thread's messages, oldest first (this thread only): read once for its discussion and its files. */
@@ -72,7 +72,7 @@ export async function threadDiscussion(
 }
 
 /** The files shared in the thread up to and with the question. */
-export function filesUpTo(messages: RepliedMessage[], ts: string): ThreadFile[] {
+export function filesUpTo(messages: RepliedMessage[], ts: string): SlackFileObject[] {
   return messages.filter((m) => m.ts && Number(m.ts) <= Number(ts)).flatMap((m) => m.files ?? []);
 }
 
