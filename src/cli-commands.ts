@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { askAboutCommand } from './cli/ask-about-command.js';
 import { askCommand } from './cli/ask-command.js';
 import type { CommandSpec } from './cli/commands.js';
+import { doctorCommand } from './cli/doctor-command.js';
 import { findCommand } from './cli/find-command.js';
 import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
@@ -14,12 +15,10 @@ import { cancelCommand, moreCommand, resumeCommand } from './cli/session-command
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { TerminalLease } from './cli/terminal-lease.js';
-import { openStore } from './compose.js';
+import { modelLifecycle, openStore, researchReady } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { type Config, loadConfig } from './config.js';
-import { requireModelAccess, requireResearchSettings } from './config-requirements.js';
 import { SessionLeases } from './jobs/session-leases.js';
-import { reachModelServer } from './llm/reach-model-server.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
@@ -144,8 +143,8 @@ export async function runCommand(
     case 'cancel':
     case 'more': {
       const config = loadConfig(env);
-      if (spec.name !== 'cancel') await researchReady(config);
       const logger = cliLogger(config);
+      if (spec.name !== 'cancel') await researchReady(config, logger);
       return withStore(config, logger, async (store) => {
         const room = composeSessions(config, logger, store, {
           unreachableIsFatal: true,
@@ -182,6 +181,10 @@ export async function runCommand(
           await engine.externalTools?.close();
         }
       });
+    }
+    case 'doctor': {
+      const config = loadConfig(env);
+      return doctorCommand(modelLifecycle(config, { hosted: true }), io, Boolean(flags.json));
     }
     case 'mcp list': {
       const config = loadConfig(env);
@@ -224,9 +227,9 @@ async function askFromCli(
   }
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
   // Settings, the model server and the given files are checked before anything runs (queuing needs none).
-  if (!flags.background && flags.about === undefined) await researchReady(config);
-  const given = flags.files.length ? await readLocalFiles(flags.files, config.slack.fileMaxBytes) : undefined;
   const logger = cliLogger(config);
+  if (!flags.background && flags.about === undefined) await researchReady(config, logger);
+  const given = flags.files.length ? await readLocalFiles(flags.files, config.slack.fileMaxBytes) : undefined;
   return withStore(config, logger, async (store) => {
     // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
     const room = composeSessions(config, logger, store, {
@@ -291,10 +294,4 @@ function terminalLease(store: Store, config: Config, logger: Logger): TerminalLe
     leaseMs,
     logger,
   );
-}
-
-/** What research needs, checked before a session is recorded: every setting, then the model server once. */
-async function researchReady(config: Config): Promise<void> {
-  requireResearchSettings(config);
-  await reachModelServer(requireModelAccess(config));
 }

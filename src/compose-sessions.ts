@@ -1,4 +1,4 @@
-import { engineDeps, engineSettings, withKnowledgeBase } from './compose.js';
+import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
 import type { Config } from './config.js';
 import { requireHostedAccess } from './config-requirements.js';
 import { agentsBackend } from './engine/agents-backend.js';
@@ -7,6 +7,8 @@ import { deepResearchBackend } from './engine/deep-research/deep-research-backen
 import { taskGraphCost } from './engine/deep-research/estimate-tasks.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
+import type { ModelLifecycle } from './llm/model-lifecycle.js';
+import type { ResponseEndings } from './llm/response-endings.js';
 import { ResponsesApi } from './llm/responses-api.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { DeepResearchApi } from './ports/deep-research-api.js';
@@ -36,6 +38,10 @@ export interface SessionsRoom {
   estimatePlan: () => Promise<string>;
   /** The research adapters (with this database's knowledge base), built on first use; fails when there is nothing to research with. */
   engine: () => Promise<EngineBase>;
+  /** The configured models' lifecycle (listed, shutting down, refused), for start-up, /healthz and doctor. */
+  models: ModelLifecycle;
+  /** Where webhook notices of ended hosted requests go (set only when this process takes them). */
+  endings?: ResponseEndings;
 }
 
 export interface RoomOptions {
@@ -45,6 +51,11 @@ export interface RoomOptions {
   /** A terminal's first run fails at once, in one line, when the model server cannot be reached. */
   unreachableIsFatal?: boolean;
   newSessionId: () => string;
+  /**
+   * Hosted requests' ends arrive as webhook notices in this process (serve, or
+   * a worker hearing them through Postgres): polls only refresh progress.
+   */
+  endings?: ResponseEndings;
 }
 
 export function composeSessions(
@@ -55,11 +66,12 @@ export function composeSessions(
 ): SessionsRoom {
   const settings = engineSettings(config);
   const hosted = config.research.backend === 'deep-research-api';
+  const models = modelLifecycle(config);
   let built: Promise<EngineBase> | undefined;
   const engine = () => {
     built ??= (async () => {
       if (hosted) requireHostedAccess(config);
-      const base = options.engine ?? engineDeps(config, logger, options);
+      const base = options.engine ?? engineDeps(config, logger, { ...options, models });
       return withKnowledgeBase(base, store.db, { searchRequired: !hosted });
     })();
     return built;
@@ -69,7 +81,7 @@ export function composeSessions(
   const deepResearch = deepResearchBackend(
     engine,
     settings,
-    hostedApi(config, logger),
+    hostedApi(config, logger, models, options.endings),
     config.research.deepResearch,
   );
   const research = hosted
@@ -121,6 +133,8 @@ export function composeSessions(
     },
     estimatePlan: async () => estimateText(await estimate()),
     engine,
+    models,
+    ...(options.endings ? { endings: options.endings } : {}),
   };
 }
 
@@ -136,7 +150,7 @@ function admissionRules(config: Config, estimate: () => Promise<Estimate>): () =
       recent = {
         at: Date.now(),
         costUsd: estimate().then(
-          (e) => e.costUsd,
+          (e) => e.spendUsd,
           () => null,
         ),
       };
@@ -150,20 +164,32 @@ function admissionRules(config: Config, estimate: () => Promise<Estimate>): () =
 }
 
 /** The Responses API client, made on first use (a process that never runs a hosted task needs no key for it). */
-function hostedApi(config: Config, logger: Logger): DeepResearchApi {
+function hostedApi(
+  config: Config,
+  logger: Logger,
+  models: ModelLifecycle,
+  endings: ResponseEndings | undefined,
+): DeepResearchApi {
   let api: ResponsesApi | undefined;
   const client = () => {
-    api ??= new ResponsesApi({
-      ...requireHostedAccess(config),
-      maxRetries: config.openai.maxRetries,
-      timeoutMs: 60_000,
-      logger,
-    });
+    if (!api) {
+      const access = requireHostedAccess(config);
+      api = new ResponsesApi({
+        ...access,
+        maxRetries: config.openai.maxRetries,
+        timeoutMs: 60_000,
+        logger,
+        refusedModel: (model, cause) => models.refused(model, access, cause),
+        endings,
+      });
+    }
     return api;
   };
   return {
     create: (request, signal) => client().create(request, signal),
     retrieve: (id, signal) => client().retrieve(id, signal),
     cancel: (id) => client().cancel(id),
+    wait: (id, ms, signal) => client().wait(id, ms, signal),
+    notifies: Boolean(endings),
   };
 }

@@ -1,16 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
-import { requireModelAccess } from './config-requirements.js';
+import { requireHostedAccess, requireModelAccess, requireResearchSettings } from './config-requirements.js';
 import { noResearchTools } from './engine/errors.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
-import { unpricedModels } from './engine/usage.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
+import { ModelLifecycle, type WatchedModel } from './llm/model-lifecycle.js';
 import { isReasoningModelName } from './llm/model-traits.js';
 import { OpenAiLlm } from './llm/openai-llm.js';
 import { meteredLlm, meteredPageReader, meteredWebSearch } from './metrics/metered-ports.js';
 import { type Metrics, noMetrics } from './metrics/metrics.js';
+import { priceSource } from './model-prices.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
@@ -136,17 +137,10 @@ export function engineDeps(
   {
     metrics = noMetrics,
     unreachableIsFatal = false,
-  }: { metrics?: Metrics; unreachableIsFatal?: boolean } = {},
+    models,
+  }: { metrics?: Metrics; unreachableIsFatal?: boolean; models?: ModelLifecycle } = {},
 ): EngineBase {
   const access = requireModelAccess(config);
-  const { orchestrator, agent, report } = config.models;
-  const unpriced = unpricedModels([orchestrator, agent, report], config.prices);
-  if (unpriced.length) {
-    logger.warn(
-      { models: unpriced },
-      `no price for ${unpriced.join(', ')}: reports show "cost n/a"; set MODEL_PRICES to estimate costs`,
-    );
-  }
   const search = createWebSearch(config.search);
   return {
     llm: meteredLlm(
@@ -158,6 +152,7 @@ export function engineDeps(
         logger,
         countTokens,
         unreachableIsFatal,
+        ...(models ? { refusedModel: (model, cause) => models.refused(model, access, cause) } : {}),
       }),
       metrics,
       config.prices,
@@ -194,4 +189,66 @@ export async function withKnowledgeBase(
   const searches = engine.webSearch || engine.externalTools || (await knowledgeBase.hasDocuments());
   if (searchRequired && !searches) throw noResearchTools();
   return { ...engine, knowledgeBase, sourceTexts: new SourceTextStore(db.pool) };
+}
+
+/**
+ * The models the settings name, each with the variable that sets it and its
+ * server: the research models on OPENAI_BASE_URL, and the hosted model when
+ * the deep-research backend researches (`hosted`, or RESEARCH_BACKEND).
+ * A server the settings give no access to is left out (its check says so).
+ */
+export function watchedModels(
+  config: Config,
+  { hosted = config.research.backend === 'deep-research-api' } = {},
+): WatchedModel[] {
+  const watched: WatchedModel[] = [];
+  const add = (
+    variable: string,
+    model: string,
+    access: () => { apiKey: string; baseURL?: string },
+    addressVariable: string,
+  ) => {
+    if (watched.some((w) => w.variable === variable && w.model === model)) return;
+    try {
+      watched.push({
+        variable,
+        model,
+        server: access(),
+        addressVariable,
+        priceSource: priceSource(model, config.prices.overrides),
+      });
+    } catch {
+      // No key for this server: research with it is refused before it starts, with its own sentence.
+    }
+  };
+  for (const role of ['orchestrator', 'agent', 'report'] as const)
+    add(config.models.setBy[role], config.models[role], () => requireModelAccess(config), 'OPENAI_BASE_URL');
+  if (hosted)
+    add(
+      'DEEP_RESEARCH_MODEL',
+      config.research.deepResearch.model,
+      () => requireHostedAccess(config),
+      'DEEP_RESEARCH_BASE_URL',
+    );
+  return watched;
+}
+
+/** The lifecycle watch of the configured models (one per process: the model lists are cached in it). */
+export function modelLifecycle(
+  config: Config,
+  options: { hosted?: boolean; fetch?: typeof fetch } = {},
+): ModelLifecycle {
+  return new ModelLifecycle(watchedModels(config, options), { fetch: options.fetch });
+}
+
+/**
+ * What research needs, checked before a session is recorded: every setting,
+ * then the model server once (it must answer), whose list of models is
+ * checked against the settings (each problem a warning line).
+ */
+export async function researchReady(config: Config, logger: Logger): Promise<void> {
+  requireResearchSettings(config);
+  const models = modelLifecycle(config);
+  await models.catalog(requireModelAccess(config));
+  await models.announce(logger);
 }

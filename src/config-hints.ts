@@ -10,6 +10,7 @@ export const HINTS: Readonly<Record<string, string>> = {
   COVERAGE_CHECK: 'set it to true or false',
   DEEP_RESEARCH_BASE_URL: 'set it to the base URL of the Responses API, e.g. https://api.openai.com/v1',
   MAX_TASKS: 'set it to a whole number from 2 to 6',
+  DEEP_RESEARCH_EFFORT: 'set it to none, low, medium, high or xhigh',
   SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
   SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
   ALLOW_PRIVATE_URLS: 'set it to true or false',

@@ -1,6 +1,7 @@
 import type { McpServerConfig } from './config-mcp.js';
 import type { CitationCheckSettings } from './engine/settings.js';
 import type { ModelPrice } from './engine/usage.js';
+import type { ReasoningEffort } from './ports/deep-research-api.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
@@ -21,12 +22,23 @@ export interface Config {
     report: string;
     reasoning: 'auto' | boolean;
     effort: 'low' | 'medium' | 'high';
+    /** The variable each role's model was set by (for sentences that name the fix). */
+    setBy: Record<'orchestrator' | 'agent' | 'report', string>;
   };
-  prices: { models: Record<string, ModelPrice>; searchPer1k: number; hostedSearchPer1k: number };
+  prices: {
+    models: Record<string, ModelPrice>;
+    /** What MODEL_PRICES set (over the built-in table). */
+    overrides: Record<string, ModelPrice>;
+    searchPer1k: number;
+    hostedSearchPer1k: number;
+  };
   research: {
     backend: 'agents' | 'deep-research-api';
     deepResearch: {
       model: string;
+      effort: ReasoningEffort;
+      /** Verifies OpenAI's webhooks; with it, a request's end wakes its task instead of the next poll. */
+      webhookSecret?: string;
       baseURL?: string;
       apiKey?: string;
       maxTasks: number;

@@ -12,7 +12,7 @@ import { parseMcpServers } from './config-mcp.js';
 import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
-import { DEFAULT_MODEL_PRICES, ModelPrices } from './model-prices.js';
+import { DEFAULT_MODEL_PRICES, HOSTED_SEARCH_PRICE_PER_1K, ModelPrices } from './model-prices.js';
 import { SECRET } from './redact-secrets.js';
 
 const DEFAULT_SUGGESTED_PROMPTS = [
@@ -48,9 +48,10 @@ const schema = z.object({
     }
   }),
   SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(0),
-  // How sessions are researched: the engine's own agents, or tasks on OpenAI's hosted deep-research models.
+  // The engine's own agents, or tasks on a hosted model with web search (OpenAI: gpt-5.5, high or xhigh effort).
   RESEARCH_BACKEND: z.enum(['agents', 'deep-research-api']).default('agents'),
-  DEEP_RESEARCH_MODEL: z.string().trim().min(1).default('o4-mini-deep-research'),
+  DEEP_RESEARCH_MODEL: z.string().trim().min(1).default('gpt-5.5'),
+  DEEP_RESEARCH_EFFORT: z.enum(['none', 'low', 'medium', 'high', 'xhigh']).default('high'),
   // Where the Responses API is (OpenAI unless set) and its key (OPENAI_API_KEY unless set).
   DEEP_RESEARCH_BASE_URL: optionalUrl,
   DEEP_RESEARCH_API_KEY: optionalText,
@@ -60,7 +61,9 @@ const schema = z.object({
   // Caps the hosted model's searches and page reads per task (cost); unset: the model decides.
   DEEP_RESEARCH_MAX_TOOL_CALLS: positiveInt.optional(),
   // USD per 1,000 hosted web-search calls (the price OpenAI lists for its web search tool).
-  HOSTED_SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(10),
+  HOSTED_SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(HOSTED_SEARCH_PRICE_PER_1K),
+  // OpenAI's webhook signing secret (whsec_…): hosted tasks wake on response.* webhooks at /openai/webhooks.
+  OPENAI_WEBHOOK_SECRET: optionalText,
   MAX_PARALLEL_AGENTS: z.coerce.number().int().min(1).max(10).default(3),
   MAX_CYCLES: positiveInt.optional(),
   MAX_AGENT_CYCLES: positiveInt.default(8),
@@ -194,9 +197,15 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       report: e.REPORT_MODEL ?? e.RESEARCH_MODEL,
       reasoning: e.MODEL_REASONING === 'auto' ? 'auto' : e.MODEL_REASONING === 'true',
       effort: e.REASONING_EFFORT,
+      setBy: {
+        orchestrator: e.ORCHESTRATOR_MODEL ? 'ORCHESTRATOR_MODEL' : 'RESEARCH_MODEL',
+        agent: e.AGENT_MODEL ? 'AGENT_MODEL' : 'RESEARCH_MODEL',
+        report: e.REPORT_MODEL ? 'REPORT_MODEL' : 'RESEARCH_MODEL',
+      },
     },
     prices: {
       models: { ...DEFAULT_MODEL_PRICES, ...e.MODEL_PRICES },
+      overrides: e.MODEL_PRICES,
       searchPer1k: e.SEARCH_PRICE_PER_1K,
       hostedSearchPer1k: e.HOSTED_SEARCH_PRICE_PER_1K,
     },
@@ -204,6 +213,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       backend: e.RESEARCH_BACKEND,
       deepResearch: {
         model: e.DEEP_RESEARCH_MODEL,
+        effort: e.DEEP_RESEARCH_EFFORT,
+        webhookSecret: e.OPENAI_WEBHOOK_SECRET,
         baseURL: e.DEEP_RESEARCH_BASE_URL,
         apiKey: e.DEEP_RESEARCH_API_KEY,
         maxTasks: e.MAX_TASKS,

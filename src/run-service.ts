@@ -6,13 +6,16 @@ import { requireSlack } from './config-requirements.js';
 import { ConfigError } from './engine/errors.js';
 import type { EngineBase } from './engine/session-context.js';
 import { runMaintenance } from './jobs/maintenance.js';
+import { RESPONSE_ENDED_CHANNEL } from './jobs/notice-listener.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { startWorker, workerName } from './jobs/worker.js';
+import { ResponseEndings } from './llm/response-endings.js';
 import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+import { health, type Webhook, webhookRoute } from './service-endpoints.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
@@ -66,13 +69,20 @@ export async function runService(
   const store = await openStoreWhenReachable(config, logger, stop);
   if (!store) return 0;
   try {
+    // With a webhook secret, hosted requests' ends wake their tasks: received by `serve`, heard by workers on Postgres.
+    const hearsEndings =
+      config.research.deepResearch.webhookSecret && (options.mode === 'serve' || !store.db.embedded);
+    const endings = hearsEndings ? new ResponseEndings() : undefined;
     const room = composeSessions(config, logger, store, {
       engine: options.engine,
       metrics,
       newSessionId: randomUUID,
+      endings,
     });
     // Nothing to research with (no model access, no search and no documents) ends start-up here, in one line.
     await room.engine();
+    // The configured models against their servers' lists: warnings at start, and /healthz's detail after.
+    void room.models.announce(logger);
     options.subscribe?.(room.moments);
     const owner = workerName();
     if (store.db.embedded && options.mode === 'worker')
@@ -112,6 +122,7 @@ export async function runService(
         pollMs: options.pollMs ?? 1000,
         heartbeatMs: Math.max(1000, config.jobs.leaseMs / 3),
         cancelsFrom: store.db.url,
+        notices: endings && { [RESPONSE_ENDED_CHANNEL]: (id) => void endings.notice(id) },
         maintenanceMs: 10 * 60_000,
         maintenance: async () => {
           const rules = {
@@ -136,6 +147,7 @@ export async function runService(
         app = await startApp(config, store, room, delivery, limits, logger, stop, {
           running: () => worker.running().length,
           metrics,
+          webhook: webhookRoute(config, store, endings, logger),
         });
       }
       if (app) {
@@ -178,7 +190,7 @@ async function startApp(
   limits: SlackRateLimits,
   logger: Logger,
   stop: AbortSignal,
-  { running, metrics }: { running: () => number; metrics: PrometheusMetrics },
+  { running, metrics, webhook }: { running: () => number; metrics: PrometheusMetrics; webhook?: Webhook },
 ): Promise<SlackApp | undefined> {
   const slack = requireSlack(config);
   const api = slackApiFor('listeners', slack.botToken, limits, logger, slack.apiUrl, metrics);
@@ -255,7 +267,11 @@ async function startApp(
       host: slack.host,
       logger,
       identity,
-      health: () => health(store, delivery, running),
+      health: async () => ({
+        ...(await health(store, delivery, running, room.models)),
+        ...(webhook ? { openaiWebhooks: webhook.stats } : {}),
+      }),
+      ...(webhook ? { routes: [webhook.route] } : {}),
       metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }),
     },
     {
@@ -278,18 +294,4 @@ async function startApp(
     },
   );
   return app;
-}
-
-async function health(store: Store, delivery: SlackDelivery, running: () => number) {
-  const pending = await store.outbox.pendingCount();
-  const memory = process.memoryUsage();
-  const slackError = delivery.dispatcher.degraded();
-  return {
-    ...(slackError ? { status: 'degraded', slack: `Slack refuses our writes: ${slackError}` } : {}),
-    running: running(),
-    // Slack writes waiting in the outbox (all processes), and what this process's dispatcher did.
-    delivery: { pending, ...delivery.dispatcher.stats },
-    rssBytes: memory.rss,
-    heapUsedBytes: memory.heapUsed,
-  };
 }

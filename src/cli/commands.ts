@@ -236,6 +236,17 @@ export const COMMANDS: CommandSpec[] = [
     positionals: false,
   },
   {
+    name: 'doctor',
+    forms: ['doctor [--json]'],
+    about: [
+      'Check the configured models against their servers (GET /models): whether each',
+      'is offered, its announced shutdown date, and where its price comes from. Exit 1',
+      'when a model will not work.',
+    ],
+    flags: { json: json('each model') },
+    positionals: false,
+  },
+  {
     name: 'where',
     forms: ['where'],
     about: ['Where sessions and the knowledge base are kept.'],

@@ -1,19 +1,29 @@
 import { formatDuration } from './progress.js';
 import type { EngineSettings } from './settings.js';
-import { addModelUsage, emptyUsage, estimateCost } from './usage.js';
+import { addModelUsage, emptyUsage, estimateCost, spendCost, type Usage } from './usage.js';
 
-/** A finished run of the past: how long it took and what it cost (null without prices). */
+/** A finished run of the past: how long it took, what it cost (null without prices) and what it counted against the caps. */
 export interface PastRun {
   durationMs: number;
   costUsd: number | null;
+  spendUsd?: number | null;
 }
 
 export interface Estimate {
   durationMs: [number, number];
+  /** At the price table; null when a model has no price ("cost n/a"). */
   costUsd: [number, number] | null;
+  /** What the caps reserve: like `costUsd`, a model without a price costing as the dearest one. */
+  spendUsd: [number, number] | null;
   /** From earlier runs here, or only from the settings (no history yet). */
   basis: 'history' | 'settings';
 }
+
+/** What a run of the settings costs (low, high) by one way of pricing its usage. */
+export type CostFromSettings = (
+  settings: EngineSettings,
+  price: (usage: Usage) => number | null,
+) => [number, number] | null;
 
 /** Earlier runs needed before they, not the settings, make the estimate. */
 export const HISTORY_NEEDED = 5;
@@ -31,26 +41,34 @@ export function estimateRun(
   settings: EngineSettings,
   past: PastRun[],
   /** What a run costs when there is no history yet (low, high), or null without prices. */
-  fromSettings: (settings: EngineSettings) => [number, number] | null = agentCost,
+  fromSettings: CostFromSettings = agentCost,
 ): Estimate {
   if (past.length >= HISTORY_NEEDED) {
-    const costs = past.map((r) => r.costUsd).filter((c): c is number => c !== null);
+    const known = (costs: (number | null | undefined)[]) => {
+      const priced = costs.filter((c): c is number => typeof c === 'number');
+      return priced.length >= HISTORY_NEEDED ? middleHalf(priced) : null;
+    };
     return {
       durationMs: middleHalf(past.map((r) => r.durationMs)),
-      costUsd: costs.length >= HISTORY_NEEDED ? middleHalf(costs) : null,
+      costUsd: known(past.map((r) => r.costUsd)),
+      spendUsd: known(past.map((r) => r.spendUsd ?? r.costUsd)),
       basis: 'history',
     };
   }
   const budget = settings.timeBudgetMs;
   return {
     durationMs: [Math.min(budget, 3 * 60_000), budget],
-    costUsd: fromSettings(settings),
+    costUsd: fromSettings(settings, (usage) => estimateCost(usage, settings.prices)),
+    spendUsd: fromSettings(settings, (usage) => spendCost(usage, settings.prices)),
     basis: 'settings',
   };
 }
 
 /** The agents' cost without history: a share of the token budget at the orchestrator model's prices. */
-function agentCost(settings: EngineSettings): [number, number] | null {
+function agentCost(
+  settings: EngineSettings,
+  price: (usage: Usage) => number | null,
+): [number, number] | null {
   const cost = (share: number) => {
     const tokens = settings.tokenBudget * share;
     const usage = emptyUsage();
@@ -58,7 +76,7 @@ function agentCost(settings: EngineSettings): [number, number] | null {
       inputTokens: tokens * (1 - OUTPUT_SHARE),
       outputTokens: tokens * OUTPUT_SHARE,
     });
-    return estimateCost(usage, settings.prices);
+    return price(usage);
   };
   const low = cost(TOKEN_SHARE[0]);
   const high = cost(TOKEN_SHARE[1]);

@@ -10,7 +10,7 @@ import { nothingResearched } from './session-failures.js';
 import { type FinalReport, type ResearchRequest, type SessionState, STATE_VERSION } from './session-state.js';
 import type { EngineSettings } from './settings.js';
 import { errorText } from './tools/tool-result.js';
-import { emptyUsage, estimateCost } from './usage.js';
+import { emptyUsage, estimateCost, spendCost } from './usage.js';
 
 export type SessionOutcome =
   | { kind: 'needs_clarification'; questions: string; state: SessionState }
@@ -218,6 +218,7 @@ function emitUsage(ctx: SessionContext): void {
     type: 'usage',
     usage: ctx.state.usage,
     costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
+    spendUsd: spendCost(ctx.state.usage, ctx.settings.prices),
   });
 }
 

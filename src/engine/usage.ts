@@ -47,19 +47,52 @@ export interface PriceTable {
 
 /** Estimated cost in USD, or null when a model used has no price: an unknown cost is not shown as $0. */
 export function estimateCost(usage: Usage, prices: PriceTable): number | null {
-  let usd =
-    (usage.webSearches * prices.searchPer1k + (usage.hostedSearches ?? 0) * (prices.hostedSearchPer1k ?? 0)) /
-    1000;
+  let usd = searchCost(usage, prices);
   for (const m of usage.models) {
     const price = priceFor(m.model, prices.models);
     if (!price) return null;
-    const cached = Math.min(m.cachedInputTokens ?? 0, m.inputTokens);
-    const fresh = m.inputTokens - cached;
-    usd +=
-      (fresh * price.input + cached * (price.cachedInput ?? price.input) + m.outputTokens * price.output) /
-      1_000_000;
+    usd += tokenCost(m, price);
   }
   return usd;
+}
+
+/**
+ * What a run counts against the spending caps: its estimated cost, with a
+ * model that has no price costing what the dearest priced model would, so an
+ * unpriced model is never free under the caps.
+ */
+export function spendCost(usage: Usage, prices: PriceTable): number {
+  const dearest = dearestPrice(prices.models);
+  let usd = searchCost(usage, prices);
+  for (const m of usage.models) usd += tokenCost(m, priceFor(m.model, prices.models) ?? dearest);
+  return usd;
+}
+
+function searchCost(usage: Usage, prices: PriceTable): number {
+  return (
+    (usage.webSearches * prices.searchPer1k + (usage.hostedSearches ?? 0) * (prices.hostedSearchPer1k ?? 0)) /
+    1000
+  );
+}
+
+function tokenCost(m: Usage['models'][number], price: ModelPrice): number {
+  const cached = Math.min(m.cachedInputTokens ?? 0, m.inputTokens);
+  const fresh = m.inputTokens - cached;
+  return (
+    (fresh * price.input + cached * (price.cachedInput ?? price.input) + m.outputTokens * price.output) /
+    1_000_000
+  );
+}
+
+/** The highest input, cached input and output prices of the table (each its own maximum). */
+function dearestPrice(table: Record<string, ModelPrice>): ModelPrice {
+  const prices = Object.values(table);
+  const most = (pick: (p: ModelPrice) => number) => Math.max(0, ...prices.map(pick));
+  return {
+    input: most((p) => p.input),
+    cachedInput: most((p) => p.cachedInput ?? p.input),
+    output: most((p) => p.output),
+  };
 }
 
 /** The models among these that have no price, so their cost cannot be estimated. */
@@ -67,11 +100,15 @@ export function unpricedModels(models: string[], prices: PriceTable): string[] {
   return [...new Set(models)].filter((m) => !priceFor(m, prices.models));
 }
 
-/** Exact name first, then the longest table key that prefixes it (dated snapshots share their family's price). */
+/** A model's price: its own entry, or its family's for a dated snapshot (`gpt-5.5-2026-04-23`). */
 function priceFor(model: string, table: Record<string, ModelPrice>): ModelPrice | undefined {
-  if (table[model]) return table[model];
-  const key = Object.keys(table)
-    .filter((k) => model.startsWith(k))
-    .sort((a, b) => b.length - a.length)[0];
-  return key ? table[key] : undefined;
+  const key = priceKey(model, table);
+  return key === undefined ? undefined : table[key];
+}
+
+/** The table entry that prices a model: its exact name, else the family it is a dated snapshot of. */
+export function priceKey(model: string, table: Record<string, ModelPrice>): string | undefined {
+  if (table[model]) return model;
+  const snapshot = /^(.+)-\d{4}-\d{2}-\d{2}$/.exec(model);
+  return snapshot && table[snapshot[1]!] ? snapshot[1] : undefined;
 }

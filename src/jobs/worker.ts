@@ -4,7 +4,8 @@ import type { Logger } from '../ports/logger.js';
 import { runStoredSession, type SessionRunDeps } from '../sessions/run-stored-session.js';
 import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
-import { listenForCancels } from './cancel-listener.js';
+import { CANCEL_CHANNEL } from '../store/session-lifecycle.js';
+import { listenForNotices } from './notice-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';
 
@@ -25,6 +26,8 @@ export interface WorkerOptions {
   maintenance?: () => Promise<unknown>;
   /** Listen on this database for cancel requests, so they stop a session at once rather than at its next heartbeat. */
   cancelsFrom?: string;
+  /** More Postgres notices to hear on the same connection (channel → handler). */
+  notices?: Record<string, (payload: string) => void>;
 }
 
 export interface Worker {
@@ -53,7 +56,9 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
   const log = deps.logger.child({ worker: deps.leases.owner });
   const active = new Map<string, Running>();
   const checkNow = (id: string) => void active.get(id)?.checkNow();
-  const cancels = options.cancelsFrom ? listenForCancels(options.cancelsFrom, checkNow, log) : undefined;
+  const cancels = options.cancelsFrom
+    ? listenForNotices(options.cancelsFrom, { ...options.notices, [CANCEL_CHANNEL]: checkNow }, log)
+    : undefined;
   const unsubscribe = deps.lifecycle.onCancelRequested(checkNow);
   let stopping = false;
   let wake: () => void = () => {};

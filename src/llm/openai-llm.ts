@@ -11,6 +11,8 @@ import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../por
 import type { Logger } from '../ports/logger.js';
 import { redactSecrets } from '../redact-secrets.js';
 import { errorBodyFetch } from './error-body-fetch.js';
+import { unreachableCode } from './model-catalog.js';
+import { isModelNotFound, type RefusedModel } from './model-not-found.js';
 import { readCompletionStream } from './read-completion-stream.js';
 import {
   rejectsJsonSchema,
@@ -33,11 +35,12 @@ export interface OpenAiLlmOptions {
   stallMs?: number;
   fetch?: typeof fetch;
   /**
-   * Until the server has answered once, a refused connection or an unknown
-   * host is a configuration error, not retried: the CLI's first run says so
-   * in one line at once. Services keep retrying (the server may be starting).
+   * Until the server has answered once, a refused connection or an unknown host is a configuration
+   * error, not retried: the CLI's first run says so in one line at once. Services keep retrying.
    */
   unreachableIsFatal?: boolean;
+  /** The sentence for a model the server does not serve (which variable to set, to what). */
+  refusedModel?: RefusedModel;
 }
 
 /** The stream did not start, or went silent, in time. */
@@ -86,6 +89,8 @@ export class OpenAiLlm implements Llm {
             ? unreachable(raw, this.options.baseURL)
             : undefined);
         if (unavailable) throw unavailable;
+        if (isModelNotFound(raw) && this.options.refusedModel)
+          throw await this.options.refusedModel(model, raw);
         if (rejectsRequiredToolChoice(raw, request) && !this.adaptations.has('tool_choice_auto')) {
           this.adaptations.learn('tool_choice_auto', model);
           continue;
@@ -218,24 +223,19 @@ function toWire(message: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 /** A connection refused or a host that does not resolve: nothing is listening where the settings point. */
 function unreachable(error: unknown, baseURL: string | undefined): ConfigError | undefined {
   if (!(error instanceof OpenAI.APIConnectionError) || error instanceof OpenAI.APIConnectionTimeoutError)
     return undefined;
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNREACHABLE.has(code)) {
-      const where = baseURL ?? 'https://api.openai.com/v1';
-      return new ConfigError(
+  const code = unreachableCode(error);
+  const where = baseURL ?? 'https://api.openai.com/v1';
+  return code
+    ? new ConfigError(
         'llm_unreachable',
         `Could not reach the model server at ${where} (${code}): start it, or check OPENAI_BASE_URL and your network.`,
         { cause: error },
-      );
-    }
-  }
-  return undefined;
+      )
+    : undefined;
 }
 
 /** Maps SDK and network failures to our fault taxonomy, deciding what is worth retrying. */

@@ -12,6 +12,8 @@ import type {
 import type { Logger } from '../ports/logger.js';
 import { redactSecrets } from '../redact-secrets.js';
 import { errorBodyFetch } from './error-body-fetch.js';
+import { isModelNotFound, type RefusedModel } from './model-not-found.js';
+import type { ResponseEndings } from './response-endings.js';
 
 export interface ResponsesApiOptions {
   apiKey: string;
@@ -22,6 +24,10 @@ export interface ResponsesApiOptions {
   timeoutMs: number;
   logger: Logger;
   fetch?: typeof fetch;
+  /** The sentence for a model the server does not serve (which variable to set, to what). */
+  refusedModel?: RefusedModel;
+  /** Webhook notices of ended requests (OPENAI_WEBHOOK_SECRET); without them, waits are plain sleeps. */
+  endings?: ResponseEndings;
 }
 
 /** Errors where nothing reached the server: a create may be sent again without paying twice. */
@@ -29,13 +35,15 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 
 /**
  * The hosted deep-research port on OpenAI's Responses API: `background: true`
- * requests with web search and reasoning summaries, read back by polling.
+ * requests with web search, a reasoning effort and reasoning summaries, read
+ * back by polling (woken early by webhooks when they are set up).
  * A create is repeated only when the server refused it or it never left this
  * machine; a create whose answer was lost on the way back is an error
  * (`hosted_create_unconfirmed`) rather than a second, paid, request.
  */
 export class ResponsesApi implements DeepResearchApi {
   private readonly client: OpenAI;
+  readonly notifies: boolean;
 
   constructor(private readonly options: ResponsesApiOptions) {
     this.client = new OpenAI({
@@ -46,9 +54,26 @@ export class ResponsesApi implements DeepResearchApi {
       timeout: options.timeoutMs,
       fetch: errorBodyFetch(options.fetch),
     });
+    this.notifies = Boolean(options.endings);
   }
 
-  create(request: HostedRequest, signal?: AbortSignal): Promise<HostedResponse> {
+  wait(id: string, ms: number, signal: AbortSignal): Promise<void> {
+    return this.options.endings ? this.options.endings.wait(id, ms, signal) : sleep(ms, signal);
+  }
+
+  async create(request: HostedRequest, signal?: AbortSignal): Promise<HostedResponse> {
+    try {
+      return await this.createOnce(request, signal);
+    } catch (error) {
+      // A 404 is not retried: it arrives here as the provider error it was classified as.
+      const cause = (error as Error).cause;
+      if (isModelNotFound(cause) && this.options.refusedModel)
+        throw await this.options.refusedModel(request.model, cause);
+      throw error;
+    }
+  }
+
+  private createOnce(request: HostedRequest, signal?: AbortSignal): Promise<HostedResponse> {
     return this.withRetries('create', signal, true, async () =>
       read(
         await this.client.responses.create(
@@ -58,8 +83,9 @@ export class ResponsesApi implements DeepResearchApi {
             input: request.input,
             background: true,
             store: true,
-            tools: [{ type: 'web_search_preview' }],
-            reasoning: { summary: 'auto' },
+            // `web_search` (not the legacy `web_search_preview`) is the tool OpenAI documents for new integrations.
+            tools: [{ type: 'web_search' }],
+            reasoning: { effort: request.effort, summary: 'auto' },
             metadata: request.metadata,
             ...(request.maxToolCalls ? { max_tool_calls: request.maxToolCalls } : {}),
           },
@@ -213,12 +239,14 @@ export function read(response: Response): HostedResponse {
 }
 
 function searchOf(item: Extract<ResponseOutputItem, { type: 'web_search_call' }>): HostedSearch {
-  const action = (item as { action?: { type?: string; query?: string; url?: string } }).action;
+  const action = item.action as { type?: string; queries?: string[]; query?: string; url?: string | null };
   const kind = action?.type === 'open_page' || action?.type === 'find_in_page' ? action.type : 'search';
+  // `queries` replaced the single, deprecated `query`; older answers carry only the latter.
+  const queries = action?.queries?.length ? action.queries : action?.query ? [action.query] : [];
   return {
     id: item.id,
     kind,
-    ...(action?.query ? { query: action.query } : {}),
+    ...(queries.length ? { queries } : {}),
     ...(action?.url ? { url: action.url } : {}),
   };
 }

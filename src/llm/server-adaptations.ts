@@ -93,6 +93,13 @@ export function toolCallingUnavailable(error: unknown, model: string): ConfigErr
       'The model server cannot call tools: start vLLM with --enable-auto-tool-choice and a --tool-call-parser for the model.',
       { cause: error },
     );
+  // OpenAI's GPT-5.2 and later on Chat Completions: tools with reasoning need the Responses API.
+  if (/function tools with reasoning_effort are not supported/i.test(message))
+    return new ConfigError(
+      'llm_no_tool_calling',
+      `Model "${model}" cannot call tools through Chat Completions with reasoning on (OpenAI serves tools with reasoning for it on the Responses API only): choose gpt-5.1 for RESEARCH_MODEL (or the ORCHESTRATOR_MODEL, AGENT_MODEL or REPORT_MODEL that names it), or research with RESEARCH_BACKEND=deep-research-api, which runs it on the Responses API.`,
+      { cause: error },
+    );
   if (/does not support tools/i.test(message))
     return new ConfigError(
       'llm_no_tool_calling',

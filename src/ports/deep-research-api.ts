@@ -1,7 +1,8 @@
 /**
- * A hosted deep-research model (OpenAI's `o4-mini-deep-research` /
- * `o3-deep-research` on the Responses API): a request runs in the
- * background for minutes; its state is read by polling.
+ * Hosted deep research: a reasoning model with the provider's own web search
+ * (OpenAI's `gpt-5.5` on the Responses API), one request per task, run in the
+ * background for minutes; its state is read by polling, and a provider that
+ * sends webhooks can wake the poller when a request ends.
  */
 
 export type HostedStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
@@ -14,14 +15,18 @@ export interface HostedRequest {
   input: string;
   /** Kept with the request at the provider: which session and task it belongs to. */
   metadata: Record<string, string>;
+  /** How hard the model reasons (OpenAI: none, low, medium, high, xhigh). */
+  effort: ReasoningEffort;
   maxToolCalls?: number;
 }
+
+export type ReasoningEffort = 'none' | 'low' | 'medium' | 'high' | 'xhigh';
 
 /** A search, a page opened or a find in a page, as the hosted model reported it. */
 export interface HostedSearch {
   id: string;
   kind: 'search' | 'open_page' | 'find_in_page';
-  query?: string;
+  queries?: string[];
   url?: string;
 }
 
@@ -52,4 +57,11 @@ export interface DeepResearchApi {
   create(request: HostedRequest, signal?: AbortSignal): Promise<HostedResponse>;
   retrieve(id: string, signal?: AbortSignal): Promise<HostedResponse>;
   cancel(id: string): Promise<void>;
+  /**
+   * Waits `ms`, or less when the provider says request `id` has ended (a
+   * webhook); a provider without such notices just waits. `notifies` says
+   * which, so polls can be rarer when they only show progress.
+   */
+  wait(id: string, ms: number, signal: AbortSignal): Promise<void>;
+  readonly notifies: boolean;
 }

@@ -133,7 +133,8 @@ export type ResearchEvent =
   | { type: 'checking'; text: string }
   | { type: 'report_delta'; text: string }
   | { type: 'report_done'; markdown: string }
-  | { type: 'usage'; usage: Usage; costUsd: number | null }
+  /** `costUsd`: at the price table, null when a model has no price; `spendUsd`: what counts against the caps. */
+  | { type: 'usage'; usage: Usage; costUsd: number | null; spendUsd: number }
   | { type: 'error'; message: string; fault: string };
 
 export type EmitEvent = (event: ResearchEvent) => void;

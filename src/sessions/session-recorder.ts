@@ -19,8 +19,8 @@ export class SessionRecorder {
   private pending: ResearchEvent[] = [];
   private writing: Promise<void> = Promise.resolve();
   private failure: unknown = null;
-  /** The latest cost the engine reported: a failed run's spending, for the caps. */
-  private costUsd: number | null = null;
+  /** What the run spent by the engine's latest account (unpriced models at the dearest price), for the caps. */
+  private spendUsd: number | null = null;
   private readonly outage: ReturnType<typeof outageLog>;
 
   /** `owner`: the worker's lease; every write then requires still holding it. */
@@ -40,7 +40,7 @@ export class SessionRecorder {
   }
 
   onEvent(event: ResearchEvent): void {
-    if (event.type === 'usage') this.costUsd = event.costUsd;
+    if (event.type === 'usage') this.spendUsd = event.spendUsd;
     if (!isStoredEvent(event)) return;
     if (this.pending.push(event) === 1) setImmediate(() => void this.flush());
     if (event.type === 'phase' && event.phase === 'report') {
@@ -90,7 +90,7 @@ export class SessionRecorder {
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
     const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
-    const ending = { plan: view.plan ?? undefined, report };
+    const ending = { plan: view.plan ?? undefined, report, costUsd: this.spendUsd };
     await this.write(() => this.lifecycle.finish(this.sessionId, to, ending, this.owner, intents));
     await this.write(() => this.store.saveUsage(this.sessionId, view.usage));
     return to;
@@ -102,7 +102,7 @@ export class SessionRecorder {
       this.lifecycle.finish(
         this.sessionId,
         'failed',
-        { error: message, costUsd: this.costUsd },
+        { error: message, costUsd: this.spendUsd },
         this.owner,
         intents,
       ),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../ports/logger.js';
 import { within } from '../within.js';
-import type { OpsRoute } from './slack-receiver.js';
 
 /** What the operator routes answer with. */
 export interface OpsSources {
@@ -9,12 +9,14 @@ export interface OpsSources {
   health: () => Promise<Record<string, unknown>>;
   /** Answers /metrics (Prometheus text format). */
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** More endpoints on the same port (OpenAI's webhooks). */
+  routes?: HttpRoute[];
 }
 
 const HEALTH_DEADLINE_MS = 1500;
 
 /** `/healthz` (200 with figures, 503 when the database does not answer in 1.5 s) and `/metrics`. */
-export function opsRoutes(options: OpsSources, log: Logger): OpsRoute[] {
+export function opsRoutes(options: OpsSources, log: Logger): HttpRoute[] {
   const health = (_req: IncomingMessage, res: ServerResponse) => {
     const json = (status: number, body: object) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
@@ -23,7 +25,7 @@ export function opsRoutes(options: OpsSources, log: Logger): OpsRoute[] {
       () => json(503, { status: 'database unavailable' }),
     );
   };
-  const routes: OpsRoute[] = [{ path: '/healthz', handler: health }];
+  const routes: HttpRoute[] = [{ path: '/healthz', handler: health }];
   const { metrics } = options;
   if (metrics) {
     const handler = (_req: IncomingMessage, res: ServerResponse) => {
@@ -37,5 +39,5 @@ export function opsRoutes(options: OpsSources, log: Logger): OpsRoute[] {
     };
     routes.push({ path: '/metrics', handler });
   }
-  return routes;
+  return [...routes, ...(options.routes ?? [])];
 }

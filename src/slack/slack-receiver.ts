@@ -1,16 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Logger as BoltLogger } from '@slack/logger';
+import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../ports/logger.js';
 import { guardRequests } from './http-edge.js';
 import { webClientOptions } from './slack-clients.js';
-
-/** An operator's GET endpoint (`/healthz`, `/metrics`), served in both modes. */
-export interface OpsRoute {
-  path: string;
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
-}
 
 export interface ReceiverOptions {
   signingSecret?: string;
@@ -31,7 +26,7 @@ export interface ReceiverOptions {
  */
 export function slackReceiver(
   options: ReceiverOptions,
-  routes: OpsRoute[],
+  routes: HttpRoute[],
   log: Logger,
   boltLog: BoltLogger,
 ) {
@@ -39,7 +34,7 @@ export function slackReceiver(
     const receiver = new HTTPReceiver({
       signingSecret: options.signingSecret ?? '',
       endpoints: '/slack/events',
-      customRoutes: routes.map((r) => ({ ...r, method: ['GET'] })),
+      customRoutes: routes.map((r) => ({ ...r, method: [r.method ?? 'GET'] })),
       logger: boltLog,
     });
     guardRequests(receiver, '/slack/events', log, options.installedTeam);
@@ -59,7 +54,7 @@ export function slackReceiver(
   });
   const ops = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const route = req.method === 'GET' ? routes.find((r) => r.path === path) : undefined;
+    const route = routes.find((r) => r.path === path && (r.method ?? 'GET') === req.method);
     if (route) route.handler(req, res);
     else res.writeHead(404).end();
   });

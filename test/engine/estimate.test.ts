@@ -11,7 +11,12 @@ describe('estimateRun', () => {
       costUsd: i === 6 ? null : m / 10,
     }));
     const estimate = estimateRun(testSettings(), past);
-    expect(estimate).toEqual({ durationMs: [minutes(5), minutes(8)], costUsd: [0.5, 0.7], basis: 'history' });
+    expect(estimate).toEqual({
+      durationMs: [minutes(5), minutes(8)],
+      costUsd: [0.5, 0.7],
+      spendUsd: [0.5, 0.7],
+      basis: 'history',
+    });
     expect(estimateText(estimate)).toBe('5m 00s–8m 00s · $0.50–$0.70 (from earlier runs)');
   });
 
@@ -24,5 +29,23 @@ describe('estimateRun', () => {
     expect(unpriced.basis).toBe('settings');
     expect(unpriced.durationMs).toEqual([minutes(3), minutes(20)]);
     expect(estimateText(unpriced)).toBe('3m 00s–20m 00s · cost n/a (rough, from the settings)');
+  });
+
+  it('reserves for the caps as if a model without a price cost as the dearest priced one, never as free', () => {
+    const settings = testSettings({
+      tokenBudget: 1_000_000,
+      prices: {
+        models: { cheap: { input: 1, output: 2 }, dear: { input: 30, output: 180 } },
+        searchPer1k: 0,
+      },
+    });
+    const unpriced = estimateRun(settings, []);
+    expect(unpriced.costUsd).toBeNull();
+    // 2% and 15% of a million tokens, nine tenths input at $30/M and a tenth output at $180/M.
+    expect(unpriced.spendUsd![0]).toBeCloseTo((20_000 * (0.9 * 30 + 0.1 * 180)) / 1e6, 6);
+    expect(unpriced.spendUsd![1]).toBeCloseTo((150_000 * (0.9 * 30 + 0.1 * 180)) / 1e6, 6);
+    // Past runs count what they were charged against the caps, even when their shown cost is unknown.
+    const past = [1, 2, 3, 4, 5].map((n) => ({ durationMs: minutes(n), costUsd: null, spendUsd: n }));
+    expect(estimateRun(settings, past)).toMatchObject({ costUsd: null, spendUsd: [2, 4] });
   });
 });

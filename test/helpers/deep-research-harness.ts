@@ -25,7 +25,8 @@ export function deepResearchOf(responsesUrl: string, plans: unknown[]) {
     logger: silentLogger,
   });
   const hosted = deepResearchBackend(async () => engine, settings, api, {
-    model: 'o4-mini-deep-research',
+    model: 'gpt-5.5',
+    effort: 'high',
     maxTasks: 6,
     taskTimeMs: 60_000,
     pollMs: 50,

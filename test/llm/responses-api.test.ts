@@ -14,10 +14,11 @@ const api = (maxRetries = 2) =>
   new ResponsesApi({ apiKey: 'sk-test', baseURL: BASE, maxRetries, timeoutMs: 5000, logger: silentLogger });
 
 const request = {
-  model: 'o4-mini-deep-research',
+  model: 'gpt-5.5',
   instructions: 'Find the running costs.',
   input: 'What do heat pumps cost to run?',
   metadata: { session_id: 's-1', task_id: 'running-costs' },
+  effort: 'high' as const,
 };
 
 afterEach(() => {
@@ -37,11 +38,12 @@ describe('the Responses API adapter', () => {
         '([Energy Systems Catapult](https://es.catapult.org.uk/report/electrification-of-heat-trial-findings/))',
       ],
     ]);
-    expect(read.searches.map((s) => [s.kind, s.query ?? s.url])).toEqual([
-      ['search', 'Ofgem price cap October 2025 unit rates electricity gas'],
+    // A search names its queries (`queries`; answers of older models carry the one, deprecated `query`).
+    expect(read.searches.map((s) => [s.kind, s.queries ?? s.url])).toEqual([
+      ['search', ['Ofgem price cap October 2025 unit rates electricity gas', 'Ofgem price cap January 2026']],
       ['open_page', 'https://www.ofgem.gov.uk/energy-price-cap'],
       ['find_in_page', 'https://www.ofgem.gov.uk/energy-price-cap'],
-      ['search', 'Electrification of Heat demonstration seasonal performance factor results'],
+      ['search', ['Electrification of Heat demonstration seasonal performance factor results']],
     ]);
     expect(read.reasoning).toHaveLength(2);
     expect(read.usage).toEqual({
@@ -70,7 +72,7 @@ describe('the Responses API adapter', () => {
     });
   });
 
-  it('creates in the background with web search, reasoning summaries and the task in metadata; a refused create is sent again', async () => {
+  it('creates in the background with the web_search tool, the reasoning effort, summaries and the task in metadata; a refused create is sent again', async () => {
     const sent: Record<string, unknown>[] = [];
     nock(BASE)
       .post('/responses')
@@ -80,11 +82,11 @@ describe('the Responses API adapter', () => {
     const created = await api().create({ ...request, maxToolCalls: 40 });
     expect(created.status).toBe('queued');
     expect(sent[0]).toMatchObject({
-      model: 'o4-mini-deep-research',
+      model: 'gpt-5.5',
       background: true,
       store: true,
-      tools: [{ type: 'web_search_preview' }],
-      reasoning: { summary: 'auto' },
+      tools: [{ type: 'web_search' }],
+      reasoning: { effort: 'high', summary: 'auto' },
       metadata: { session_id: 's-1', task_id: 'running-costs' },
       max_tool_calls: 40,
     });

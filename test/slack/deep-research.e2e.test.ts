@@ -76,7 +76,7 @@ describe('the deep-research backend in Slack', () => {
       '1. [costs] What about costs?\n2. [grants] What about grants?\n3. [compare] What about compare? (after costs)',
     );
     // Before any history, the estimate is priced at the hosted model's rates for 2 to MAX_TASKS tasks.
-    expect(render(plan)).toContain('Estimate: 3m 00s–1h 00m · $0.76–$10.32 (rough, from the settings)');
+    expect(render(plan)).toContain('Estimate: 3m 00s–1h 00m · $1.80–$24.60 (rough, from the settings)');
     expect(fake.calls.creates).toEqual([]);
     await click('research_start_now', plan, 'start');
     await eventually(() => h.slack.reactionsOn('C1', ts).includes('white_check_mark'), 60_000, 'done');

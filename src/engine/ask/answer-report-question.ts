@@ -8,7 +8,7 @@ import { ModelOutputError } from '../errors.js';
 import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
-import { addModelUsage, emptyUsage, estimateCost } from '../usage.js';
+import { addModelUsage, emptyUsage, spendCost } from '../usage.js';
 
 const ANSWER = z.object({ answerable: z.boolean(), answer: z.string() });
 const ANSWER_SCHEMA = {
@@ -70,7 +70,8 @@ export function reportQuestions(
       const response = await deps.llm.complete(request);
       const usage = emptyUsage();
       addModelUsage(usage, 'report_question', request.model.name, response.usage);
-      const costUsd = estimateCost(usage, settings.prices);
+      // What the answer counts against the caps (a model without a price costs as the dearest one).
+      const costUsd = spendCost(usage, settings.prices);
       const read = readJsonAnswer(response.text, ANSWER);
       if ('problem' in read)
         throw new ModelOutputError(

@@ -1,5 +1,5 @@
-import type { EngineSettings } from '../settings.js';
-import { addModelUsage, emptyUsage, estimateCost } from '../usage.js';
+import type { CostFromSettings } from '../estimate.js';
+import { addModelUsage, emptyUsage } from '../usage.js';
 
 /**
  * Without history, what a task-graph research costs: 2 tasks to the most
@@ -8,17 +8,14 @@ import { addModelUsage, emptyUsage, estimateCost } from '../usage.js';
  * use), at the hosted model's and search's prices; planning, instructions
  * and the report on our own models add little. Null without prices.
  */
-export function taskGraphCost(
-  model: string,
-  maxTasks: number,
-): (settings: EngineSettings) => [number, number] | null {
-  return (settings) => {
+export function taskGraphCost(model: string, maxTasks: number): CostFromSettings {
+  return (_settings, price) => {
     const cost = (tasks: number, input: number, output: number, searches: number) => {
       const usage = emptyUsage();
       for (let i = 0; i < tasks; i++)
         addModelUsage(usage, 'deep_research', model, { inputTokens: input, outputTokens: output });
       usage.hostedSearches = tasks * searches;
-      return estimateCost(usage, settings.prices);
+      return price(usage);
     };
     const low = cost(2, 100_000, 10_000, 10);
     const high = cost(maxTasks, 500_000, 40_000, 40);

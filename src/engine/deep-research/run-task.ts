@@ -1,5 +1,5 @@
-import type { DeepResearchApi, HostedResponse } from '../../ports/deep-research-api.js';
-import { sleep } from '../deadline-signal.js';
+import type { DeepResearchApi, HostedResponse, ReasoningEffort } from '../../ports/deep-research-api.js';
+import { ConfigError } from '../errors.js';
 import { researchRequestText } from '../phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
@@ -14,8 +14,10 @@ export interface DeepResearchSettings {
   maxTasks: number;
   /** A task running longer than this is cancelled and fails. */
   taskTimeMs: number;
-  /** First wait between polls; each next is a tenth longer, up to MAX_POLL_MS. */
+  /** First wait between polls; each next is a tenth longer, up to POLLS.maxMs. */
   pollMs: number;
+  /** How hard the hosted model reasons. */
+  effort: ReasoningEffort;
   maxToolCalls?: number;
 }
 
@@ -31,13 +33,21 @@ export interface TaskRun {
   until: number;
 }
 
-const MAX_POLL_MS = 30_000;
-/**
- * Each wait is a tenth longer than the one before: an ended request is seen
- * at most about a tenth of its run time late (doubling would allow all of
- * it), for a few more reads, which cost nothing.
- */
-const POLL_GROWTH = 1.1;
+/** How a running request is polled (exported for the bench, which counts the calls it makes). */
+export const POLLS = {
+  /**
+   * Each wait is a tenth longer than the one before: an ended request is seen
+   * at most about a tenth of its run time late (doubling would allow all of
+   * it), for a few more reads, which cost nothing.
+   */
+  growth: 1.1,
+  maxMs: 30_000,
+  /**
+   * With webhooks a request's end wakes its poller at once: polls only
+   * refresh the task's progress, so they may be four times rarer.
+   */
+  maxWithNoticesMs: 120_000,
+} as const;
 
 /**
  * One task, from wherever its checkpoint left it: its instructions (one
@@ -65,6 +75,7 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
         instructions: task.instructions,
         input: task.query,
         metadata: { session_id: ctx.state.sessionId, task_id: task.id },
+        effort: run.settings.effort,
         maxToolCalls: run.settings.maxToolCalls,
       });
       task.responseId = created.id;
@@ -88,15 +99,24 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
       noteFailure(ctx.state, 'deep research', task.error);
     }
     if (task.status === 'failed') deps.emit({ type: 'agent_failed', agentId: task.id, reason: task.error! });
+    // A setting every task shares (the model, the key) fails them all alike: research stops with its sentence.
+    if (error instanceof ConfigError && !ctx.cancel.aborted && !run.stop.aborted) {
+      await run.save();
+      throw error;
+    }
   }
   await run.save();
 }
 
-/** Polls until the request ends; past the task's time limit it is cancelled and the task fails. */
+/**
+ * Polls until the request ends (a webhook notice ends a wait early); past the
+ * task's time limit it is cancelled and the task fails.
+ */
 async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Promise<HostedResponse> {
   const started = task.createdAt ?? ctx.deps.clock.now();
   const signal = AbortSignal.any([ctx.cancel, run.stop]);
-  for (let wait = run.settings.pollMs; ; wait = Math.min(wait * POLL_GROWTH, MAX_POLL_MS)) {
+  const slowest = run.api.notifies ? POLLS.maxWithNoticesMs : POLLS.maxMs;
+  for (let wait = run.settings.pollMs; ; wait = Math.min(wait * POLLS.growth, slowest)) {
     const response = await run.api.retrieve(task.responseId!, signal);
     noteWorked(ctx.state, 'deep research');
     showProgress(ctx, task, response);
@@ -107,7 +127,8 @@ async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Prom
         `it took longer than ${Math.round(run.settings.taskTimeMs / 60_000)} min, its time limit`,
       );
     }
-    await sleep(
+    await run.api.wait(
+      task.responseId!,
       Math.min(wait, Math.max(0, started + run.settings.taskTimeMs - ctx.deps.clock.now())),
       signal,
     );
@@ -129,7 +150,7 @@ function showProgress(ctx: SessionContext, task: ResearchTask, response: HostedR
   const about = thoughts.map((r) => headline(r.text)).findLast(Boolean);
   if (about)
     ctx.deps.emit({ type: 'agent_activity', agentId: task.id, activity: { kind: 'thinking', about } });
-  const queries = fresh.flatMap((s) => (s.kind === 'search' && s.query ? [s.query] : []));
+  const queries = fresh.flatMap((s) => (s.kind === 'search' ? (s.queries ?? []) : []));
   const urls = fresh.flatMap((s) => (s.kind !== 'search' && s.url ? [s.url] : []));
   const agentId = task.id;
   if (queries.length)

@@ -40,6 +40,8 @@ export async function runTasks(
     ctx.deps.emit({ type: 'agent_failed', agentId: task.id, reason: task.error });
   }
   const running = new Map<string, Promise<void>>();
+  // A task that failed on a setting (ConfigError) ends research: the others' requests are cancelled.
+  let fatal: unknown;
   // Tasks this run re-attaches to (their requests already exist) carry on first.
   for (const task of tasks.filter((t) => t.status === 'running')) start(task);
   const limits = researchLimits(Number.POSITIVE_INFINITY, until);
@@ -48,11 +50,21 @@ export async function runTasks(
   function start(task: ResearchTask) {
     running.set(
       task.id,
-      runTask(ctx, task, run).finally(() => running.delete(task.id)),
+      runTask(ctx, task, run)
+        .catch((error) => {
+          fatal ??= error;
+        })
+        .finally(() => running.delete(task.id)),
     );
   }
 
   for (;;) {
+    if (fatal) {
+      stop.abort(fatal);
+      await Promise.all(running.values());
+      await saving;
+      throw fatal;
+    }
     const stopped = firstStop(limits, ctx, loop);
     if (stopped) {
       stop.abort(new Error(stopped));

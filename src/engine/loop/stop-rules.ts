@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../ports/llm.js';
 import type { SessionContext } from '../session-context.js';
 import type { StopReason } from '../session-state.js';
-import { estimateCost, totalTokens } from '../usage.js';
+import { spendCost, totalTokens } from '../usage.js';
 import type { ToolStep } from './tool-step.js';
 
 /** Why a research loop (the orchestrator's or an agent's) stops. Budgets are also a session's StopReason. */
@@ -56,11 +56,11 @@ export const stopWhen = {
   tokenBudget: (): StopRule => (ctx) =>
     totalTokens(ctx.state.usage) >= ctx.settings.tokenBudget ? 'token_budget' : null,
   toolCallBudget: (): StopRule => (ctx) => (toolCallsSpent(ctx) ? 'tool_call_budget' : null),
-  /** This run has spent what the daily caps left it (unknown prices spend nothing). */
+  /** This run has spent what the daily caps left it (a model without a price costs as the dearest one). */
   spendCap: (): StopRule => (ctx) => {
     const limit = ctx.settings.spendLimitUsd;
     if (limit === undefined) return null;
-    return (estimateCost(ctx.state.usage, ctx.settings.prices) ?? 0) >= limit ? 'spend_cap' : null;
+    return spendCost(ctx.state.usage, ctx.settings.prices) >= limit ? 'spend_cap' : null;
   },
   /** The model called this tool in its latest turn (`generate_report`, say). */
   toolCalled:

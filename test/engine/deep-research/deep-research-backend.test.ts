@@ -32,14 +32,15 @@ async function backend(plans: unknown[], script: (body: CreateBody) => HostedScr
   });
   const settings = testSettings({
     prices: {
-      models: { 'test-model': { input: 1, output: 2 }, 'o4-mini-deep-research': { input: 2, output: 8 } },
+      models: { 'test-model': { input: 1, output: 2 }, 'gpt-5.5': { input: 2, output: 8 } },
       searchPer1k: 0,
       hostedSearchPer1k: 10,
     },
     ...overrides,
   });
   const research = deepResearchBackend(async () => engine, settings, api, {
-    model: 'o4-mini-deep-research',
+    model: 'gpt-5.5',
+    effort: 'high',
     maxTasks: 6,
     taskTimeMs: 60_000,
     pollMs: 20,
@@ -108,8 +109,9 @@ describe('the deep-research backend', () => {
     expect(compare.instructions).toMatch(/Finding about costs \[\d\]\./);
     expect(compare).toMatchObject({
       background: true,
-      model: 'o4-mini-deep-research',
-      tools: [{ type: 'web_search_preview' }],
+      model: 'gpt-5.5',
+      tools: [{ type: 'web_search' }],
+      reasoning: { effort: 'high', summary: 'auto' },
     });
     // Every task's card: started, its searches and pages, done with its sources.
     for (const id of ['costs', 'grants', 'compare']) {

@@ -1,0 +1,21 @@
+/** Where one configured model stands. */
+export interface ModelStanding {
+  variable: string;
+  model: string;
+  server: string;
+  /** Whether the server lists it; null when the server gave no list (or could not be read). */
+  listed: boolean | null;
+  shutdownDate?: string;
+  priceSource: string;
+  /** A sentence when research with it will fail (or its server could not be asked). */
+  problem?: string;
+  /** A sentence when it shuts down soon, or has no price. */
+  warning?: string;
+}
+
+/** The configured models' check, as a surface (`deep-research doctor`) reads it. */
+export interface ModelCheck {
+  /** How many models the settings name that can be checked (a server without access is left out). */
+  readonly watched: readonly unknown[];
+  check(): Promise<ModelStanding[]>;
+}
