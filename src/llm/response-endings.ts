@@ -1,5 +1,3 @@
-import { sleep } from '../http/retry-delay.js';
-
 /** A notice is kept this long for a poller that is between waits (retrieving) when it arrives. */
 const KEEP_MS = 10 * 60_000;
 /** Notices kept at most (a flood of verified webhooks for other processes' requests stays bounded). */
@@ -35,24 +33,30 @@ export class ResponseEndings {
   }
 
   /** Waits `ms`, or until request `id` is noticed to have ended (at once when it already was). */
-  async wait(id: string, ms: number, signal: AbortSignal): Promise<void> {
+  wait(id: string, ms: number, signal: AbortSignal): Promise<void> {
     const at = this.noticed.get(id);
     if (at !== undefined) {
       this.noticed.delete(id);
-      if (this.now() - at < KEEP_MS) return;
+      if (this.now() - at < KEEP_MS) return Promise.resolve();
     }
-    const woken = new AbortController();
-    const wake = () => woken.abort();
+    if (signal.aborted) return Promise.reject(signal.reason);
     const waiting = this.waiters.get(id) ?? new Set();
     this.waiters.set(id, waiting);
-    waiting.add(wake);
-    try {
-      await sleep(ms, AbortSignal.any([signal, woken.signal]));
-    } catch (error) {
-      if (signal.aborted) throw error;
-    } finally {
-      waiting.delete(wake);
-      if (!waiting.size) this.waiters.delete(id);
-    }
+    return new Promise<void>((resolve, reject) => {
+      // Every listener goes when the wait ends, however it ends (polls repeat for as long as a task runs).
+      const done = (error?: unknown) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', aborted);
+        waiting.delete(wake);
+        if (!waiting.size) this.waiters.delete(id);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const wake = () => done();
+      const aborted = () => done(signal.reason);
+      const timer = setTimeout(wake, ms);
+      signal.addEventListener('abort', aborted, { once: true });
+      waiting.add(wake);
+    });
   }
 }

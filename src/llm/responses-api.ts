@@ -74,7 +74,7 @@ export class ResponsesApi implements DeepResearchApi {
   }
 
   private createOnce(request: HostedRequest, signal?: AbortSignal): Promise<HostedResponse> {
-    return this.withRetries('create', signal, true, async () =>
+    return this.withRetries('create', signal, true, async (signal) =>
       read(
         await this.client.responses.create(
           {
@@ -96,7 +96,7 @@ export class ResponsesApi implements DeepResearchApi {
   }
 
   retrieve(id: string, signal?: AbortSignal): Promise<HostedResponse> {
-    return this.withRetries('retrieve', signal, false, async () =>
+    return this.withRetries('retrieve', signal, false, async (signal) =>
       read(await this.client.responses.retrieve(id, {}, { signal })),
     );
   }
@@ -117,11 +117,11 @@ export class ResponsesApi implements DeepResearchApi {
     what: 'create' | 'retrieve' | 'cancel',
     signal: AbortSignal | undefined,
     paid: boolean,
-    call: () => Promise<T>,
+    call: (signal?: AbortSignal) => Promise<T>,
   ): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await call();
+        return await linked(signal, call);
       } catch (raw) {
         if (signal?.aborted) throw signal.reason;
         const error = this.classify(raw, what, paid);
@@ -175,6 +175,27 @@ export class ResponsesApi implements DeepResearchApi {
         cause: error,
       },
     );
+  }
+}
+
+/**
+ * Runs one call on a signal of its own that follows `signal`: the SDK leaves
+ * a listener on the signal it is given, and a task's polls share one signal
+ * for as long as it runs.
+ */
+async function linked<T>(
+  signal: AbortSignal | undefined,
+  call: (signal?: AbortSignal) => Promise<T>,
+): Promise<T> {
+  if (!signal) return call();
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await call(own.signal);
+  } finally {
+    signal.removeEventListener('abort', abort);
   }
 }
 
