@@ -15,7 +15,7 @@ export interface ModelStanding {
 
 /** The configured models' check, as a surface (`deep-research doctor`) reads it. */
 export interface ModelCheck {
-  /** How many models the settings name that can be checked (a server without access is left out). */
+  /** The models the settings name that can be checked (one whose server the settings give no access to is left out). */
   readonly watched: readonly unknown[];
   check(): Promise<ModelStanding[]>;
 }

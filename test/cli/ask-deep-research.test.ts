@@ -6,6 +6,8 @@ import { graph, TaskGraphLlm } from '../fakes/task-graph-llm.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 describe('deep-research ask --backend deep-research-api', () => {
   let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
   let hosted: Awaited<ReturnType<typeof fakeResponsesApi>>;
@@ -61,6 +63,58 @@ describe('deep-research ask --backend deep-research-api', () => {
     expect(await runCli(['sessions', 'show', id.slice(0, 8)], env, show)).toBe(0);
     expect(show.err.text).toContain('Hosted web searches: 2');
     expect(show.err.text).toMatch(/Source texts kept: 2 \(1k characters\)/);
+  }, 60_000);
+
+  it('names a shut-down hosted model at start and as the reason research stopped, and doctor lists every model', async () => {
+    // LOG_LEVEL unset: the terminal's own warning lines, as a person sees them.
+    const retired = {
+      ...env,
+      LOG_LEVEL: '',
+      DEEP_RESEARCH_MODEL: 'o3-deep-research',
+      MODEL_PRICES: '{"o3-deep-research":{"input":10,"output":40}}',
+    };
+    const sentence = `The model server at ${hosted.baseUrl} does not offer o3-deep-research (it was shut down on 2026-07-23), which DEEP_RESEARCH_MODEL names: set DEEP_RESEARCH_MODEL to a model it offers (gpt-5.5-pro, gpt-5.5, gpt-5.4-mini, gpt-5.4, gpt-5.1).`;
+    const streams = io();
+    const code = await runCli(
+      ['ask', '--no-clarify', '--yes', '--backend', 'deep-research-api', 'Heat pumps or gas?'],
+      retired,
+      streams,
+    );
+    expect(code).toBe(1);
+    // Once as a warning before anything runs, once as the reason the research stopped; the cards say less.
+    expect(streams.err.text).toContain(`warning: ${sentence}\n`);
+    expect(streams.err.text).toMatch(
+      new RegExp(`\\nerror: ${escape(sentence)} \\(session [0-9a-f-]{36}\\)\\n$`),
+    );
+    expect(streams.err.text.split(sentence).length - 1).toBe(2);
+
+    const doctor = io();
+    expect(await runCli(['doctor'], retired, doctor)).toBe(1);
+    const rows = doctor.out.text.split('\n');
+    expect(rows[0]).toMatch(
+      /^RESEARCH_MODEL\s+gpt-4\.1\s+server lists no models\s+no shutdown announced\s+price: built-in table of 2026-11-27 \(gpt-4\.1\)\s+http/,
+    );
+    expect(rows[1]).toMatch(
+      /^DEEP_RESEARCH_MODEL\s+o3-deep-research\s+NOT LISTED\s+shuts down 2026-07-23\s+price: MODEL_PRICES \(o3-deep-research\)/,
+    );
+    expect(doctor.out.text).toContain(`problem: ${sentence}`);
+    // With the defaults every model is fine: exit 0, and --json has one object per model.
+    const fine = io();
+    expect(await runCli(['doctor', '--json'], env, fine)).toBe(0);
+    expect(
+      fine.out.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toMatchObject([
+      { variable: 'RESEARCH_MODEL', model: 'gpt-4.1', listed: null },
+      {
+        variable: 'DEEP_RESEARCH_MODEL',
+        model: 'gpt-5.5',
+        listed: true,
+        priceSource: 'built-in table of 2026-11-27 (gpt-5.5)',
+      },
+    ]);
   }, 60_000);
 
   it('refuses an unknown backend in one line, before anything runs', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportDocument, usageFooter } from '../../src/engine/report-markdown.js';
-import { addModelUsage, emptyUsage, estimateCost, totalTokens } from '../../src/engine/usage.js';
+import { addModelUsage, emptyUsage, estimateCost, spendCost, totalTokens } from '../../src/engine/usage.js';
+import { DEFAULT_MODEL_PRICES } from '../../src/model-prices.js';
 
 const prices = {
   models: { 'gpt-4.1': { input: 2, output: 8 }, 'gpt-4.1-mini': { input: 0.4, output: 1.6 } },
@@ -8,6 +9,24 @@ const prices = {
 };
 
 describe('usage', () => {
+  it('prices a dated snapshot as its family, another version not at all, and an unpriced model at the dearest price under the caps', () => {
+    const table = { models: DEFAULT_MODEL_PRICES, searchPer1k: 0, hostedSearchPer1k: 10 };
+    const of = (model: string) => {
+      const usage = emptyUsage();
+      addModelUsage(usage, 'orchestrator', model, { inputTokens: 1_000_000, outputTokens: 1_000_000 });
+      return usage;
+    };
+    expect(estimateCost(of('gpt-5.5-2026-04-23'), table)).toBe(35);
+    expect(estimateCost(of('gpt-5.4-mini'), table)).toBeCloseTo(5.25, 6);
+    // gpt-5.3-codex is not gpt-5 at gpt-5's price: it has no price.
+    expect(estimateCost(of('gpt-5.3-codex'), table)).toBeNull();
+    // Under the caps it costs as the dearest (gpt-5.5-pro's $30 in, $180 out), never as free.
+    expect(spendCost(of('gpt-5.3-codex'), table)).toBe(210);
+    const searched = of('gpt-5.5');
+    searched.hostedSearches = 100;
+    expect(spendCost(searched, table)).toBe(36);
+  });
+
   it('accumulates tokens per phase and model', () => {
     const usage = emptyUsage();
     addModelUsage(usage, 'agent', 'gpt-4.1', { inputTokens: 1000, outputTokens: 100 });

@@ -111,9 +111,12 @@ export async function fakeResponsesApi(
   };
   const timers = new Set<NodeJS.Timeout>();
   let hook = options.webhook;
+  // Ends with nowhere to announce them yet, delivered once there is (OpenAI retries a delivery for days).
+  const undelivered: Running[] = [];
   const ended = (r: Running) => {
     calls.timeline.push(`ended:${r.body.metadata.task_id}`);
     if (hook) void sendWebhook(hook, r, calls.webhooks);
+    else undelivered.push(r);
   };
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) =>
@@ -196,6 +199,7 @@ export async function fakeResponsesApi(
     /** From now on, requests that end are announced by webhook to `url`, signed with `secret`. */
     sendWebhooksTo: (url: string, secret: string) => {
       hook = { url, secret };
+      for (const r of undelivered.splice(0)) void sendWebhook(hook, r, calls.webhooks);
     },
     /** Requests still queued or in progress. */
     inFlight: () =>

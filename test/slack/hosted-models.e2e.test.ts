@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { runCli } from '../../src/main.js';
+import { silentLogger } from '../../src/ports/logger.js';
+import { runService } from '../../src/run-service.js';
 import {
   CURRENT_MODELS,
   type FakeModel,
@@ -11,6 +15,7 @@ import {
 } from '../fakes/fake-responses-api.js';
 import { render } from '../fakes/fake-slack-server.js';
 import { graph, TaskGraphLlm } from '../fakes/task-graph-llm.js';
+import { io } from '../helpers/io.js';
 import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
 import { eventCallback, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
 
@@ -31,7 +36,8 @@ const PLAN = graph([
 ]);
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
-async function serve(
+/** The fakes and the harness, with the hosted backend current; nothing started yet. */
+async function prepare(
   script: (task: string) => HostedScript,
   env: Record<string, string> = {},
   options: FakeResponsesOptions = {},
@@ -43,8 +49,16 @@ async function serve(
     DEEP_RESEARCH_POLL_SECONDS: '0.05',
     ...env,
   });
-  const app = await h.start();
-  return { app, fake: fake!, h: h! };
+  return { fake: fake!, h: h! };
+}
+
+async function serve(
+  script: (task: string) => HostedScript,
+  env: Record<string, string> = {},
+  options: FakeResponsesOptions = {},
+) {
+  const prepared = await prepare(script, env, options);
+  return { ...prepared, app: await prepared.h.start() };
 }
 
 async function ask(app: { url: string }, question = 'Heat pumps or gas boilers?'): Promise<string> {
@@ -201,5 +215,38 @@ describe('completion by webhook', () => {
     const health = await healthz(app);
     expect(health.openaiWebhooks).toEqual({ received: 8, refused: 4, duplicates: 1, ended: 3 });
     expect((await storedSessions(h))[0]!.status).toBe('done');
+  }, 90_000);
+
+  it('wakes a task run by another process: the webhook reaches serve, Postgres tells the worker that owns it', async () => {
+    const { fake: hosted, h: harness } = await prepare(
+      (task) => ({
+        endsAfterMs: 1500,
+        answer: `Finding about ${task} {{https://${task}.example/page|${task}}}.`,
+      }),
+      { OPENAI_WEBHOOK_SECRET: SECRET, DEEP_RESEARCH_POLL_SECONDS: '60' },
+    );
+    // Only a worker runs at first: it takes the queued session and creates its tasks.
+    const stop = new AbortController();
+    const worker = runService(loadConfig(harness.env), silentLogger, stop.signal, {
+      mode: 'worker',
+      pollMs: 50,
+    });
+    try {
+      const submitted = io();
+      expect(await runCli(['ask', '--background', 'Heat pumps or gas?'], harness.env, submitted)).toBe(0);
+      await eventually(() => hosted.calls.creates.length === 2, 30_000, 'the worker to create both tasks');
+      // Then serve starts, and OpenAI's webhooks reach it, not the worker.
+      const app = await harness.start();
+      const started = Date.now();
+      hosted.sendWebhooksTo(app.url.replace('/slack/events', '/openai/webhooks'), SECRET);
+      await eventually(async () => (await storedSessions(harness))[0]?.status === 'done', 45_000, 'done');
+      // Without the notice the worker would have read the tasks again only after a minute.
+      expect(Date.now() - started).toBeLessThan(45_000);
+      expect(hosted.calls.webhooks.map((w) => w.status)).toEqual([200, 200]);
+      expect((await healthz(app)).openaiWebhooks).toMatchObject({ ended: 2, refused: 0 });
+    } finally {
+      stop.abort();
+      await worker;
+    }
   }, 90_000);
 });

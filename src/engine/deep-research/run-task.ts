@@ -93,17 +93,20 @@ export async function runTask(ctx: SessionContext, task: ResearchTask, run: Task
       await cancelHosted(ctx, task, run);
       task.status = ctx.cancel.aborted ? 'cancelled' : 'failed';
       task.error = ctx.cancel.aborted ? 'cancelled' : 'research stopped before it finished';
+    } else if (error instanceof ConfigError) {
+      // A setting every task shares (the model, the key) fails them all alike: research stops, and its
+      // sentence is said once, as the session's failure, not on every task's card.
+      task.status = 'failed';
+      task.error = 'stopped: a setting needs fixing';
+      deps.emit({ type: 'agent_failed', agentId: task.id, reason: task.error });
+      await run.save();
+      throw error;
     } else {
       task.status = 'failed';
       task.error = errorText(error);
       noteFailure(ctx.state, 'deep research', task.error);
     }
     if (task.status === 'failed') deps.emit({ type: 'agent_failed', agentId: task.id, reason: task.error! });
-    // A setting every task shares (the model, the key) fails them all alike: research stops with its sentence.
-    if (error instanceof ConfigError && !ctx.cancel.aborted && !run.stop.aborted) {
-      await run.save();
-      throw error;
-    }
   }
   await run.save();
 }
