@@ -6,7 +6,7 @@ import { graph, TaskGraphLlm } from '../fakes/task-graph-llm.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('deep-research ask --backend deep-research-api', () => {
   let model: Awaited<ReturnType<typeof fakeOpenAiServer>>;
@@ -84,7 +84,7 @@ describe('deep-research ask --backend deep-research-api', () => {
     // Once as a warning before anything runs, once as the reason the research stopped; the cards say less.
     expect(streams.err.text).toContain(`warning: ${sentence}\n`);
     expect(streams.err.text).toMatch(
-      new RegExp(`\\nerror: ${escape(sentence)} \\(session [0-9a-f-]{36}\\)\\n$`),
+      new RegExp(`\\nerror: ${literal(sentence)} \\(session [0-9a-f-]{36}\\)\\n$`),
     );
     expect(streams.err.text.split(sentence).length - 1).toBe(2);
 
