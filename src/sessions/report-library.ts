@@ -8,6 +8,8 @@ export type CanRead = (channelId: string, userId: string) => Promise<boolean>;
 
 /** How many candidates are looked at for each match shown (the rest may be hidden from the viewer). */
 const CANDIDATES_PER_MATCH = 5;
+/** Pages past this are not turned to (a page value is whatever a click carried: `1e300` is the first page). */
+const MAX_PAGE = 200;
 
 /**
  * The team's finished reports, found by words, as one person may see them:
@@ -35,6 +37,7 @@ export class ReportLibrary {
     page: number,
     size: number,
   ): Promise<{ reports: ReportMatch[]; more: boolean }> {
+    if (!Number.isSafeInteger(page) || page < 0 || page > MAX_PAGE) page = 0;
     const wanted = (page + 1) * size + 1;
     const candidates = await searchReports(this.deps.db, words, {
       teamId: viewer.teamId,

@@ -50,21 +50,52 @@ export async function filesSharedBy(
   return found;
 }
 
+/** Redirects followed at most, each one checked like the first address. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * The one file-host policy: the bot token goes only to Slack's file host
+ * (`https://files.slack.com`, its default port) or to the origin of the Slack
+ * API itself (SLACK_API_URL: a stand-in such as the in-repo fake, which the
+ * token reaches anyway). Anything else — another host, plain http, another
+ * port, credentials in the URL — is not Slack's.
+ */
+export function onSlackFileHost(url: URL, apiUrl: string): boolean {
+  if (url.username || url.password) return false;
+  if (url.origin === new URL(apiUrl).origin) return true;
+  return url.protocol === 'https:' && url.hostname === 'files.slack.com' && url.port === '';
+}
+
 /**
  * A file's bytes, read with the bot token (Slack's private file URLs need
- * it), refused beyond `maxBytes` without reading the rest.
+ * it), refused beyond `maxBytes` without reading the rest. Every address,
+ * redirects included, must pass `onSlackFileHost`: the token is sent to
+ * nothing else and nothing from elsewhere is kept.
  */
 export async function downloadFile(api: SlackApi, file: SlackFile, maxBytes: number): Promise<Buffer> {
   if (file.size > maxBytes) throw new FileTooLarge(file.size, maxBytes);
-  // The bot token goes only to Slack's own file host (or the API's, for a Slack stand-in).
-  const host = new URL(file.url);
-  if (host.hostname !== 'files.slack.com' && host.origin !== new URL(api.client.slackApiUrl).origin)
-    throw new Error(`the file is not on Slack's file host (${host.hostname})`);
-  const response = await fetch(file.url, {
-    headers: { authorization: `Bearer ${api.client.token}` },
-    redirect: 'follow',
-    signal: AbortSignal.timeout(60_000),
-  });
+  const apiUrl = api.client.slackApiUrl;
+  let at = new URL(file.url);
+  let response: Response;
+  for (let hops = 0; ; hops += 1) {
+    if (!onSlackFileHost(at, apiUrl))
+      throw new Error(
+        hops === 0
+          ? `the file is not on Slack's file host (${at.protocol}//${at.host})`
+          : `Slack's file host sent it on to ${at.protocol}//${at.host}, which is not Slack's; it was not read`,
+      );
+    response = await fetch(at, {
+      headers: { authorization: `Bearer ${api.client.token}` },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(60_000),
+    });
+    const location = response.status >= 300 && response.status < 400 && response.headers.get('location');
+    if (!location) break;
+    await response.body?.cancel();
+    if (hops >= MAX_REDIRECTS)
+      throw new Error(`Slack's file host redirected it more than ${MAX_REDIRECTS} times`);
+    at = new URL(location, at);
+  }
   if (!response.ok || !response.body) throw new Error(`Slack answered HTTP ${response.status}`);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,3 +1,4 @@
+import { mentionedUsers, plainMarkup } from '../ports/plain-markup.js';
 import type { SlackApi } from './slack-api.js';
 import type { SlackFileObject } from './slack-files.js';
 
@@ -88,17 +89,9 @@ const SKIPPED = new Set([
 
 /** Slack's markup as plain words: `<@U1>` → `@Ann`, `<!here>` → `@-here`, `<#C1|general>` → `#general`, links → label (url). */
 async function plainText(text: string, nameOf: (user: string) => Promise<string>): Promise<string> {
-  const users = [...text.matchAll(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g)].map((m) => m[1]!);
+  const users = mentionedUsers(text);
   const named = new Map(await Promise.all(users.map(async (u) => [u, await nameOf(u)] as const)));
-  return text
-    .replace(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>/g, (_, u: string) => `@${named.get(u) ?? 'someone'}`)
-    .replace(/<!(channel|here|everyone)(?:\|[^>]*)?>/g, '@-$1')
-    .replace(/<!subteam\^[A-Z0-9]+(?:\|([^>]*))?>/g, (_, label?: string) =>
-      label ? `${label.replace(/^@/, '@-')}` : '@-group',
-    )
-    .replace(/<#[A-Z0-9]+(?:\|([^>]*))?>/g, (_, label?: string) => `#${label ?? 'channel'}`)
-    .replace(/<((?:https?|mailto):[^|>]+)\|([^>]+)>/g, '$2 ($1)')
-    .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
+  return plainMarkup(text, (u) => named.get(u) ?? 'someone')
     .replace(/\s+\n/g, '\n')
     .trim();
 }

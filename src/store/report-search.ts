@@ -1,3 +1,4 @@
+import { withoutControls } from '../engine/control-characters.js';
 import { anyWords, anyWordTsquery } from './any-word-query.js';
 import type { Queryable } from './database.js';
 
@@ -29,6 +30,8 @@ export async function searchReports(
 ): Promise<ReportMatch[]> {
   // Any of the words (a question asked again in other words), or as a search box reads them.
   const query = options.anyWord ? anyWordTsquery(5) : `websearch_to_tsquery('english', $1)`;
+  // Whatever a search box sent: a NUL (which Postgres refuses in text) or a direction override searches nothing.
+  const searched = withoutControls(words);
   const { rows } = await db.query(
     `SELECT s.id, s.origin, s.team_id, s.channel_id, s.thread_ts, s.requester, s.question, s.created_at,
        COALESCE(jsonb_array_length(s.report -> 'sources'), 0) AS sources,
@@ -43,12 +46,12 @@ export async function searchReports(
        / (1 + extract(epoch FROM now() - s.created_at) / (30 * 86400)) DESC, s.created_at DESC
      LIMIT $3 OFFSET $7`,
     [
-      words,
+      searched,
       options.teamId ?? null,
       options.limit,
       options.sinceDays ?? null,
-      anyWords(words),
-      words.trim() === '',
+      anyWords(searched),
+      searched.trim() === '',
       options.offset ?? 0,
     ],
   );

@@ -30,6 +30,24 @@ async function report(channel: string, requester: string, question: string, days
 }
 
 describe('the report library', () => {
+  it('searches nothing for control characters and reads an absurd page as the first', async () => {
+    const library = new ReportLibrary({ db: db.pool, log: silentLogger });
+    await report('C7', 'UANN', 'How do avalanches start?');
+    const member = async () => true;
+    const viewer = { userId: 'UANN', teamId: 'T9' };
+    // A NUL in the search box (Postgres refuses it in text) finds what the words around it find.
+    expect((await library.find('avalanches\u0000', viewer, member)).map((r) => r.question)).toEqual([
+      'How do avalanches start?',
+    ]);
+    for (const page of [1e300, -1, Number.NaN, 2.5]) {
+      const { reports } = await library.page('avalanches', viewer, member, page, 5);
+      expect(
+        reports.map((r) => r.question),
+        String(page),
+      ).toEqual(['How do avalanches start?']);
+    }
+  });
+
   it("hides a report whose channel membership cannot be looked up, and a DM's from anyone but its requester", async () => {
     const library = new ReportLibrary({ db: db.pool, log: silentLogger });
     await report('C9', 'UANN', 'How do glaciers move?');

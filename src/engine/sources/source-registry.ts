@@ -1,3 +1,4 @@
+import { plainMarkup } from '../../ports/plain-markup.js';
 import type { Source } from '../session-state.js';
 
 export type SourceCandidate = Omit<Source, 'n'>;
@@ -18,6 +19,12 @@ export function createSourceRegistry(sources: Source[], onAdd: (source: Source) 
   const index = new Map(sources.map((s) => [s.key, s]));
   return {
     add(candidate) {
+      // Titles and authors are what pages, files and tools say they are: repeated in Slack, they ping no one.
+      candidate = {
+        ...candidate,
+        title: plainMarkup(candidate.title),
+        ...(candidate.author ? { author: plainMarkup(candidate.author) } : {}),
+      };
       const known = index.get(candidate.key);
       if (known) {
         // A page read after it was found by search keeps its number but gains what reading learned.
