@@ -69,7 +69,7 @@ export class SlackReuse {
   }
 
   async choose(choice: Choice, value: string, userId: string): Promise<Chosen> {
-    const offer = await this.deps.offers.get(Number(value));
+    const offer = await this.deps.offers.get(value);
     if (!offer) return { reply: 'That offer no longer exists.' };
     if (offer.requester !== userId) return { reply: `Only <@${offer.requester}>, who asked, can choose.` };
     const earlier = await this.deps.sessions.get(offer.earlierSession);

@@ -42,6 +42,8 @@ describe('reuse before paying again', () => {
       const value = offer.blocks
         .find((b) => b.type === 'actions')!
         .elements!.find((e) => e.action_id === action)!.value;
+      // A random token, not the row's sequence number: one offer says nothing of any other.
+      expect(String(value)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       return signedPost(
         app.url,
         buttonClick(

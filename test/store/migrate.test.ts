@@ -35,6 +35,7 @@ describe.each([
       '016_reuse_offers.sql',
       '017_agent_sessions.sql',
       '018_interrupted.sql',
+      '019_reuse_offer_tokens.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -58,6 +59,7 @@ describe.each([
       { id: 16, name: '016_reuse_offers.sql' },
       { id: 17, name: '017_agent_sessions.sql' },
       { id: 18, name: '018_interrupted.sql' },
+      { id: 19, name: '019_reuse_offer_tokens.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -91,6 +93,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 18]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 19]);
   });
 });

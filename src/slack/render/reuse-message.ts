@@ -11,12 +11,12 @@ export interface Earlier {
 }
 
 /** "Researched on 12 Nov by Ann: … · 31 sources" with [Read it] [Ask it] [Research anyway]. */
-export function reuseOfferMessage(offerId: number, earlier: Earlier): SlackMessage {
+export function reuseOfferMessage(offerId: string, earlier: Earlier): SlackMessage {
   const when = earlier.date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const title = safeText(oneLine(earlier.question, 150));
   const linked = earlier.link ? `<${earlier.link}|${title}>` : title;
   const line = `:books: Researched on ${when} by ${safeText(earlier.requesterName)}: ${linked} · ${earlier.sources} ${earlier.sources === 1 ? 'source' : 'sources'}`;
-  const value = String(offerId);
+  const value = offerId;
   return {
     text: line.replace(':books: ', ''),
     blocks: [
