@@ -2,9 +2,9 @@ import type { Logger } from '../ports/logger.js';
 import type { Queryable } from '../store/database.js';
 import { type ReportMatch, searchReports } from '../store/report-search.js';
 import { questionSimilarity, SAME_QUESTION } from './question-match.js';
+import { type CanRead, mayRead } from './report-visibility.js';
 
-/** Whether a person may read a conversation (Slack's membership). */
-export type CanRead = (channelId: string, userId: string) => Promise<boolean>;
+export type { CanRead } from './report-visibility.js';
 
 /** How many candidates are looked at for each match shown (the rest may be hidden from the viewer). */
 const CANDIDATES_PER_MATCH = 5;
@@ -12,10 +12,9 @@ const CANDIDATES_PER_MATCH = 5;
 const MAX_PAGE = 200;
 
 /**
- * The team's finished reports, found by words, as one person may see them:
- * a channel's reports only to its members, a direct-message report only to
- * its requester, nothing from a conversation they cannot read. Shared by
- * every surface that lists reports (`/research find`, App Home).
+ * The team's finished reports, found by words, as one person may see them
+ * (the visibility policy's `mayRead`). Shared by every surface that lists
+ * reports (`/research find`, App Home, reuse offers).
  */
 export class ReportLibrary {
   constructor(private readonly deps: { db: Queryable; log: Logger }) {}
@@ -46,7 +45,7 @@ export class ReportLibrary {
     const visible: ReportMatch[] = [];
     for (const report of candidates) {
       if (visible.length >= wanted) break;
-      if (await this.mayRead(report, viewer.userId, canRead)) visible.push(report);
+      if (await mayRead(report, viewer, canRead, this.deps.log)) visible.push(report);
     }
     return {
       reports: visible.slice(page * size, (page + 1) * size),
@@ -74,25 +73,12 @@ export class ReportLibrary {
       .map((report) => ({ ...report, similarity: questionSimilarity(question, report.question) }))
       .filter((r) => r.similarity >= SAME_QUESTION)
       .sort((a, b) => b.similarity - a.similarity || b.createdAt.getTime() - a.createdAt.getTime());
-    for (const report of ranked) if (await this.mayRead(report, viewer.userId, canRead)) return report;
+    for (const report of ranked) if (await mayRead(report, viewer, canRead, this.deps.log)) return report;
     return null;
   }
 
   /** Every matching report, Slack's and the terminal's: for the terminal, whose user can read the database anyway. */
   all(words: string, limit = 10): Promise<ReportMatch[]> {
     return searchReports(this.deps.db, words, { limit });
-  }
-
-  private async mayRead(report: ReportMatch, userId: string, canRead: CanRead): Promise<boolean> {
-    if (report.origin !== 'slack' || !report.channelId) return false;
-    // A direct message (Slack's D… conversations) is the requester's alone.
-    if (report.channelId.startsWith('D')) return report.requester === userId;
-    try {
-      return await canRead(report.channelId, userId);
-    } catch (err) {
-      // Unknown is not allowed: the report stays hidden, the operator hears why.
-      this.deps.log.warn({ err, channel: report.channelId }, 'could not look up channel membership');
-      return false;
-    }
   }
 }

@@ -20,7 +20,8 @@ export class ChannelMembers {
     return (await this.of(channelId)).has(userId);
   }
 
-  private of(channelId: string): Promise<Set<string>> {
+  /** Everyone in a conversation (a DM's two people included). */
+  of(channelId: string): Promise<Set<string>> {
     const cached = this.cache.get(channelId);
     if (cached && this.now() - cached.at < FRESH_MS) return cached.members;
     if (this.cache.size >= MAX_CHANNELS) this.cache.delete(this.cache.keys().next().value!);

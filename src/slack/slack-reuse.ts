@@ -2,12 +2,18 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { ReportAsking } from '../sessions/report-asking.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
+import { mayShowIn } from '../sessions/report-visibility.js';
 import type { ReuseOfferStore } from '../store/reuse-offer-store.js';
 import type { SessionRow } from '../store/session-store.js';
 import type { ChannelMembers } from './channel-members.js';
 import { answerMessage } from './render/answer-message.js';
 import { ACTION, type SlackMessage } from './render/messages.js';
-import { type Earlier, reuseChosenMessage, reuseOfferMessage } from './render/reuse-message.js';
+import {
+  type Earlier,
+  privateReuseOfferMessage,
+  reuseChosenMessage,
+  reuseOfferMessage,
+} from './render/reuse-message.js';
 import { type NewThreadSession, SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { SlackApi } from './slack-api.js';
 import { SessionThread } from './thread/session-thread.js';
@@ -52,6 +58,8 @@ export class SlackReuse {
       });
     const row = earlier && (await this.deps.sessions.get(earlier.id));
     if (!row) return false;
+    // Offered to everyone here only when everyone here may read it; else to the asker alone.
+    const shown = await this.showableIn(row, s.channelId, s.teamId);
     const id = await this.deps.offers.create({
       teamId: s.teamId,
       channelId: s.channelId,
@@ -63,9 +71,28 @@ export class SlackReuse {
       turn: s.turn,
       earlierSession: row.id,
     });
-    await this.deps.api.post(s.channelId, reuseOfferMessage(id, await this.describe(row)), s.threadTs);
-    this.deps.log.info({ offer: id, earlier: row.id }, 'earlier report offered');
+    const described = await this.describe(row);
+    if (shown) await this.deps.api.post(s.channelId, reuseOfferMessage(id, described), s.threadTs);
+    else
+      await this.deps.api.ephemeral(
+        s.channelId,
+        s.userId,
+        privateReuseOfferMessage(id, described),
+        s.threadTs,
+      );
+    this.deps.log.info({ offer: id, earlier: row.id, shown }, 'earlier report offered');
     return true;
+  }
+
+  /** The visibility policy's answer for this report in this conversation. */
+  private showableIn(row: SessionRow, channelId: string, teamId: string): Promise<boolean> {
+    const place = {
+      origin: row.origin,
+      teamId: row.teamId,
+      channelId: row.channelId,
+      requester: row.requester,
+    };
+    return mayShowIn(place, { channelId, teamId }, (c) => this.deps.members.of(c), this.deps.log);
   }
 
   async choose(choice: Choice, value: string, userId: string): Promise<Chosen> {
@@ -96,7 +123,15 @@ export class SlackReuse {
         ? { reply: refused }
         : { replace: reuseChosenMessage(shown, ':mag: Researching anyway.') };
     }
-    // Asked of the earlier report: the answer is posted in this thread (stored with that report's session).
+    // Asked of the earlier report: the answer is posted in this thread (stored with that report's session),
+    // so only where everyone may read that report (an offer to the asker alone has no [Ask it]).
+    if (!(await this.showableIn(earlier, offer.channelId, offer.teamId))) {
+      await this.deps.offers.reopen(offer.id);
+      return {
+        reply:
+          'That report is from a conversation not everyone here is in, so it is not answered here: open it with Read it, or research anyway.',
+      };
+    }
     const thread = new SessionThread({
       sessionId: earlier.id,
       channelId: offer.channelId,

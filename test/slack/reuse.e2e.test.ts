@@ -116,4 +116,96 @@ describe('reuse before paying again', () => {
       'the new research',
     );
   }, 150_000);
+
+  it('never offers a private channel’s or a DM’s report to a wider conversation: the asker alone sees it, nothing is answered there', async () => {
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1, readPages: true }),
+      {},
+      { localPages: true, pageText: PAGES },
+    );
+    h.slack.members.set('G1', ['UANN', 'UBOB']);
+    h.slack.members.set('DANN', ['UANN']);
+    h.slack.members.set('C2', ['UANN', 'UBOB', 'UCAT']);
+    const app = await h.start();
+    const mention = (channel: string, user: string, text: string, ts: string) =>
+      signedPost(
+        app.url,
+        eventCallback({ type: 'app_mention', channel, user, text: `<@UBOT> ${text}`, ts }),
+        JSON_TYPE,
+      );
+    // A report in the private channel G1, and one in Ann's DM with the bot.
+    await mention(
+      'G1',
+      'UANN',
+      'How do tides work and what about the Leeds layoff plan?',
+      '1800001200.000001',
+    );
+    await eventually(
+      async () => (await storedSessions(h!)).filter((s) => s.status === 'done').length === 1,
+      60_000,
+      'G1 report',
+    );
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'message',
+        channel_type: 'im',
+        channel: 'DANN',
+        user: 'UANN',
+        text: 'How do volcanoes form?',
+        ts: '1800001200.000002',
+      }),
+      JSON_TYPE,
+    );
+    await eventually(
+      async () => (await storedSessions(h!)).filter((s) => s.status === 'done').length === 2,
+      60_000,
+      'DM report',
+    );
+
+    // Bob (in G1) and Ann (the DM's owner) ask the same questions in the public channel C2.
+    for (const [user, question, ts] of [
+      ['UBOB', 'How do tides work and what about the Leeds layoff plan?', '1800001200.000003'],
+      ['UANN', 'How do volcanoes form?', '1800001200.000004'],
+    ] as const) {
+      await mention('C2', user, question, ts);
+      const offer = await eventually(
+        () =>
+          h!.slack.calls.find(
+            (c) => c.method === 'chat.postEphemeral' && c.args.user === user && c.args.thread_ts === ts,
+          ),
+        15_000,
+        `the private offer to ${user}`,
+      );
+      const blocks = JSON.stringify(offer.args.blocks);
+      expect(blocks).toContain('Only you can see this');
+      expect(blocks).not.toContain('reuse_ask');
+      // Nothing of it in the thread everyone in C2 sees.
+      expect(h.slack.thread('C2', ts).map(render).join('\n')).not.toMatch(/Leeds|volcanoes|Researched on/);
+      // A forged [Ask it] with the offer's token is refused privately; nothing is answered in C2.
+      const token = String(
+        (JSON.parse(String(offer.args.blocks)) as { elements?: { value?: string }[] }[]).find(
+          (b) => b.elements,
+        )!.elements![0]!.value,
+      );
+      await signedPost(
+        app.url,
+        buttonClick(
+          'reuse_ask',
+          token,
+          user,
+          { channel: 'C2', ts, threadTs: ts },
+          h.slack.responseUrl(`ask-${ts}`),
+        ),
+        FORM,
+      );
+      const refused = await eventually(
+        () => h!.slack.responses.find((r) => r.url.endsWith(`/ask-${ts}`)),
+        15_000,
+        'the refusal',
+      );
+      expect(String(refused.body.text)).toContain('not everyone here is in, so it is not answered here');
+      expect(h.slack.thread('C2', ts).map(render).join('\n')).not.toMatch(/Leeds|volcanoes|moon/);
+    }
+  }, 150_000);
 });

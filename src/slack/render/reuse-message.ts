@@ -36,6 +36,33 @@ export function reuseOfferMessage(offerId: string, earlier: Earlier): SlackMessa
   };
 }
 
+/**
+ * The offer when the earlier report is from a conversation not everyone here
+ * may read: shown to the asker alone (ephemeral), with [Read it] (a link only
+ * its readers can open) and [Research anyway]; nothing from it is answered here.
+ */
+export function privateReuseOfferMessage(offerId: string, earlier: Earlier): SlackMessage {
+  const when = earlier.date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const title = safeText(oneLine(earlier.question, 150));
+  const linked = earlier.link ? `<${earlier.link}|${title}>` : title;
+  const line = `:books: Only you can see this: a report from ${when} that you can read may answer this. It is from a conversation not everyone here is in, so it is not shown here: ${linked}`;
+  return {
+    text: 'An earlier report you can read may answer this (only you can see this).',
+    blocks: [
+      ...sections(`${line}
+Read it there, or research anyway here.`),
+      {
+        type: 'actions',
+        block_id: 'reuse_actions',
+        elements: [
+          button('Read it', ACTION.reuseRead, offerId, 'primary'),
+          button('Research anyway', ACTION.reuseResearch, offerId),
+        ],
+      },
+    ],
+  };
+}
+
 /** The offer once chosen: what was chosen, without its buttons. */
 export function reuseChosenMessage(earlier: Earlier, chosen: string): SlackMessage {
   const title = safeText(oneLine(earlier.question, 150));
