@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { ExternalTool } from '../../ports/external-tools.js';
 import { untilDeadline } from '../session-context.js';
+import { LIMITS } from '../settings.js';
 import { keepSource } from '../sources/keep-source.js';
 import { defineTool, type Tool } from './define-tool.js';
+import { textWindow } from './text-window.js';
 import { errorText, formatDocuments } from './tool-result.js';
 
 /**
@@ -28,18 +30,37 @@ export function externalTool(spec: ExternalTool): Tool {
         const found = await untilDeadline(ctx, stop, (signal) =>
           ctx.deps.externalTools!.call(spec.name, args, signal),
         );
-        const docs = found.map((d) => ({
-          source: ctx.sources.add({
+        // Capped as pages are: a document's share and the call's whole are bounded, whatever the server sent.
+        const notes: string[] = [];
+        const docs: { source: ReturnType<typeof ctx.sources.add>; content: string }[] = [];
+        let budget = LIMITS.charsPerCall;
+        for (const d of found.slice(0, LIMITS.searchResultsPerCall)) {
+          if (budget <= 0) {
+            notes.push(
+              `"${d.title.slice(0, 80)}" was left out: this call's ${LIMITS.charsPerCall} characters are used up.`,
+            );
+            continue;
+          }
+          const source = ctx.sources.add({
             kind: 'web',
             key: d.key,
             title: d.title,
             ...(d.url ? { url: d.url } : { path: `the ${spec.server} server` }),
             snippet: d.text.slice(0, 300),
-          }),
-          content: d.text,
-        }));
-        await Promise.all(docs.map((d) => keepSource(ctx, d.source, d.content)));
-        const notes = docs.length ? [] : [`The ${spec.server} server found nothing for this.`];
+          });
+          const content = textWindow(d.text, undefined, Math.min(LIMITS.charsPerPage, budget));
+          if (content.length < d.text.length)
+            notes.push(`[${source.n}] has ${d.text.length} characters; ${content.length} are shown.`);
+          budget -= content.length;
+          docs.push({ source, content });
+          // What is kept for the claim check is bounded too (a tool can answer with megabytes).
+          await keepSource(ctx, source, d.text.slice(0, LIMITS.charsPerCall));
+        }
+        if (found.length > LIMITS.searchResultsPerCall)
+          notes.push(
+            `The server returned ${found.length} results; the first ${LIMITS.searchResultsPerCall} are shown.`,
+          );
+        if (!docs.length) notes.push(`The ${spec.server} server found nothing for this.`);
         return { content: formatDocuments(docs, [], notes), shown: docs.map((d) => d.source.n) };
       } catch (error) {
         ctx.log.warn({ err: error, tool: spec.name }, 'an MCP tool call failed');
