@@ -13,7 +13,7 @@ import { ResponsesApi } from './llm/responses-api.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { DeepResearchApi } from './ports/deep-research-api.js';
 import type { Logger } from './ports/logger.js';
-import { type AdmissionRules, SessionAdmission } from './sessions/admission.js';
+import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';
 import { ReportAsking } from './sessions/report-asking.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
@@ -114,7 +114,7 @@ export function composeSessions(
     sessions: store.sessions,
     answers: store.answers,
     questions: reportQuestions(engine, settings),
-    spend: { store: store.spend, caps: config.jobs.spendCaps },
+    gate: new SpendGate(store.db.pool, config.jobs.spendCaps),
     log: logger,
   });
   return {

@@ -12,12 +12,17 @@ export interface ReportQuestion {
 /**
  * The answer, citing in the report's own numbering (sources the report did
  * not cite get numbers after its own); or, when the report and its sources
- * do not answer it, `unanswered`. Either way what the model call used.
+ * do not answer it, `unanswered`; or, when the model's answer could not be
+ * used, `unusable` with the sentence to show. Each with what the model call
+ * used and cost (`costUsd`: what counts against the caps; paid either way).
  */
 export type ReportAnswer =
   | { kind: 'answered'; markdown: string; sources: Source[]; usage: Usage; costUsd: number | null }
-  | { kind: 'unanswered'; usage: Usage; costUsd: number | null };
+  | { kind: 'unanswered'; usage: Usage; costUsd: number | null }
+  | { kind: 'unusable'; sentence: string; usage: Usage; costUsd: number | null };
 
 export interface ReportQuestions {
   answer(question: ReportQuestion, signal?: AbortSignal): Promise<ReportAnswer>;
+  /** The most one answer may cost (its model call at the largest input and output it is given): what the caps hold for it. */
+  maxCostUsd(): Promise<number>;
 }

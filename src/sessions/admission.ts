@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Checkpoint } from '../ports/research.js';
 import type { Queryable } from '../store/database.js';
@@ -121,6 +122,60 @@ export class SessionAdmission {
     } finally {
       client.release(broken);
     }
+  }
+}
+
+/** A hold on the caps for one paid call, or the sentence saying the caps leave too little for it. */
+export type SpendHold = { held: string } | { refused: string };
+
+/**
+ * The spending gate for a paid call outside a research session (a question
+ * asked of a report): decided under admission's lock, so calls made at once
+ * share what the caps leave instead of each seeing all of it. The hold counts
+ * as spending until `release`, which comes with the call's real cost recorded.
+ */
+export class SpendGate {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly caps: SpendCaps,
+  ) {}
+
+  async hold(
+    who: { requester: string; teamId: string | null },
+    usd: number,
+    what: string,
+  ): Promise<SpendHold> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
+      const left = await spendLeft(new SpendStore(client), this.caps, who);
+      const refused = left.limitUsd === undefined ? undefined : capRefusal(left, usd, what);
+      if (refused) {
+        await client.query('COMMIT');
+        return { refused };
+      }
+      const id = randomUUID();
+      await client.query(
+        'INSERT INTO spend_holds (id, requester, team_id, reserved_usd) VALUES ($1, $2, $3, $4)',
+        [id, who.requester, who.teamId, usd],
+      );
+      await client.query('COMMIT');
+      return { held: id };
+    } catch (error) {
+      await client.query('ROLLBACK').catch((err: Error) => {
+        broken = err;
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** The call's cost is recorded (or it never started): the hold no longer counts. */
+  async release(id: string): Promise<void> {
+    await this.pool.query('DELETE FROM spend_holds WHERE id = $1', [id]);
   }
 }
 

@@ -3,8 +3,7 @@ import type { ReportAnswer, ReportQuestions } from '../ports/report-questions.js
 import type { AnswerStore } from '../store/answer-store.js';
 import type { OutboxIntent } from '../store/outbox-intent.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
-import type { SpendStore } from '../store/spend-store.js';
-import { capRefusal, type SpendCaps, spendLeft } from './spend-caps.js';
+import type { SpendGate } from './admission.js';
 
 type Answered = Extract<ReportAnswer, { kind: 'answered' }>;
 
@@ -18,7 +17,8 @@ export interface ReportAskingDeps {
   sessions: SessionStore;
   answers: AnswerStore;
   questions: ReportQuestions;
-  spend: { store: SpendStore; caps: SpendCaps };
+  /** The spending gate every answer passes: held before the call, released with its cost recorded. */
+  gate: Pick<SpendGate, 'hold' | 'release'>;
   log: Logger;
 }
 
@@ -26,7 +26,9 @@ export interface ReportAskingDeps {
  * Asking a finished report, for every surface: answered from the report and
  * the sources its research kept (those of the research it continues too),
  * stored with the session (who asked, what, the answer, what it cost) together
- * with the writes that show it, within the spending caps.
+ * with the writes that show it, within the spending caps: the most an answer
+ * may cost is held before the call (under admission's lock, so asks at once
+ * share what is left), and what it did cost is recorded whatever came of it.
  */
 export class ReportAsking {
   constructor(private readonly deps: ReportAskingDeps) {}
@@ -56,13 +58,30 @@ export class ReportAsking {
     show: (asked: Exclude<Asked, { kind: 'refused' }>) => OutboxIntent[] = () => [],
     signal?: AbortSignal,
   ): Promise<Asked> {
-    if (!row.report) return { kind: 'refused', sentence: 'That research has no report to ask yet.' };
-    const left = await spendLeft(this.deps.spend.store, this.deps.spend.caps, {
-      requester: asker.userId,
-      teamId: asker.teamId,
-    });
-    const refusal = capRefusal(left, null);
-    if (refusal) return { kind: 'refused', sentence: refusal };
+    const report = row.report;
+    if (!report) return { kind: 'refused', sentence: 'That research has no report to ask yet.' };
+    const hold = await this.deps.gate.hold(
+      { requester: asker.userId, teamId: asker.teamId },
+      await this.deps.questions.maxCostUsd(),
+      'a question to a report',
+    );
+    if ('refused' in hold) return { kind: 'refused', sentence: hold.refused };
+    try {
+      return await this.answerHeld({ ...row, report }, question, asker, show, signal);
+    } finally {
+      await this.deps.gate
+        .release(hold.held)
+        .catch((err) => this.deps.log.warn({ err, sessionId: row.id }, 'could not release a spending hold'));
+    }
+  }
+
+  private async answerHeld(
+    row: SessionRow & { report: NonNullable<SessionRow['report']> },
+    question: string,
+    asker: { userId: string; teamId: string | null },
+    show: (asked: Exclude<Asked, { kind: 'refused' }>) => OutboxIntent[],
+    signal?: AbortSignal,
+  ): Promise<Asked> {
     const answer = await this.deps.questions.answer(
       { question, report: row.report, sessionIds: await this.lineage(row) },
       signal,
@@ -80,6 +99,8 @@ export class ReportAsking {
         costUsd: answer.costUsd,
       },
       (stored) => {
+        // An unusable answer is stored for what it cost, and said as it is; nothing is shown in the thread.
+        if (answer.kind === 'unusable') return [];
         asked =
           answer.kind === 'answered'
             ? { kind: 'answered', id: stored, answer }
@@ -87,11 +108,8 @@ export class ReportAsking {
         return show(asked);
       },
     );
-    this.deps.log.info(
-      { sessionId: row.id, answer: id, answered: answer.kind === 'answered' },
-      'report asked',
-    );
-    return asked!;
+    this.deps.log.info({ sessionId: row.id, answer: id, outcome: answer.kind }, 'report asked');
+    return answer.kind === 'unusable' ? { kind: 'refused', sentence: answer.sentence } : asked!;
   }
 
   /** The session and the earlier research in its thread (a [Research more] version reads its predecessors' sources). */

@@ -43,7 +43,11 @@ export async function spendLeft(
  * One sentence when a new research would not fit what is left today
  * (`lowestCost`: the low end of its estimate), with the figures; else undefined.
  */
-export function capRefusal(left: SpendLeft, lowestCost: number | null): string | undefined {
+export function capRefusal(
+  left: SpendLeft,
+  lowestCost: number | null,
+  what = 'a research',
+): string | undefined {
   const needed = lowestCost ?? 0;
   for (const [who, state, variable] of [
     ['You have', left.user, 'USER_DAILY_BUDGET_USD'],
@@ -55,7 +59,7 @@ export function capRefusal(left: SpendLeft, lowestCost: number | null): string |
       state.reserved > 0
         ? `${usd(state.spent)} (and research still running holds ${usd(state.reserved)})`
         : usd(state.spent);
-    const cost = lowestCost === null ? '' : `, and a research costs at least about ${usd(needed)}`;
+    const cost = lowestCost === null ? '' : `, and ${what} costs at least about ${usd(needed)}`;
     return `${who} used ${used} of the ${usd(state.cap)} research budget for today${cost}; try again tomorrow (UTC), or ask an admin to raise ${variable}.`;
   }
   return undefined;

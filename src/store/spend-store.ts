@@ -7,7 +7,7 @@ export interface Spend {
   tokens: number;
   /** What they cost (a model without a price counts nothing). */
   costUsd: number;
-  /** What unfinished sessions may still spend: their reservations, held until they finish. */
+  /** What unfinished sessions and calls under way may still spend: their reservations, held until they finish. */
   reservedUsd: number;
 }
 
@@ -45,8 +45,13 @@ export class SpendStore {
          SELECT COALESCE(sum(a.cost_usd), 0) AS cost, COALESCE(sum(a.input_tokens + a.output_tokens), 0)::float8 AS tokens
          FROM report_answers a, since
          WHERE a.created_at >= since.at
-           AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3))
-       SELECT r.sessions, r.reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens FROM research r, asked a`,
+           AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3)),
+       held AS (
+         SELECT COALESCE(sum(h.reserved_usd), 0) AS reserved FROM spend_holds h
+         WHERE h.created_at > now() - interval '15 minutes'
+           AND ($2::text IS NULL OR h.requester = $2) AND ($3::text IS NULL OR h.team_id = $3))
+       SELECT r.sessions, r.reserved + h.reserved AS reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens
+       FROM research r, asked a, held h`,
       [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, HOLDS_SPENDING],
     );
     const r = rows[0];

@@ -36,6 +36,7 @@ describe.each([
       '017_agent_sessions.sql',
       '018_interrupted.sql',
       '019_reuse_offer_tokens.sql',
+      '020_spend_holds.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -60,6 +61,7 @@ describe.each([
       { id: 17, name: '017_agent_sessions.sql' },
       { id: 18, name: '018_interrupted.sql' },
       { id: 19, name: '019_reuse_offer_tokens.sql' },
+      { id: 20, name: '020_spend_holds.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -81,6 +83,7 @@ describe.each([
       'sessions',
       'slack_messages',
       'slack_outbox',
+      'spend_holds',
     ]);
   });
 });
@@ -93,6 +96,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 19]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 20]);
   });
 });

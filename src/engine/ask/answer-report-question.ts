@@ -4,7 +4,6 @@ import type { Source } from '../../ports/report.js';
 import type { ReportAnswer, ReportQuestion, ReportQuestions } from '../../ports/report-questions.js';
 import { citationSpans } from '../citations/citation-spans.js';
 import { confineLinks } from '../citations/confine-links.js';
-import { ModelOutputError } from '../errors.js';
 import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
@@ -73,11 +72,14 @@ export function reportQuestions(
       // What the answer counts against the caps (a model without a price costs as the dearest one).
       const costUsd = spendCost(usage, settings.prices);
       const read = readJsonAnswer(response.text, ANSWER);
+      // Paid for either way: an answer that cannot be used is a value with its cost, not an error.
       if ('problem' in read)
-        throw new ModelOutputError(
-          'report_answer_unusable',
-          `The model's answer could not be used (${read.problem}): ask again, or start a new research.`,
-        );
+        return {
+          kind: 'unusable',
+          sentence: `The model's answer could not be used (${read.problem}): ask again, or start a new research.`,
+          usage,
+          costUsd,
+        };
       if (!read.value.answerable || !read.value.answer.trim()) return { kind: 'unanswered', usage, costUsd };
       // Only numbers it was shown stay; the answer lists exactly the sources it cites.
       const known = new Set(sources.map((s) => s.n));
@@ -96,6 +98,19 @@ export function reportQuestions(
         listed.flatMap((s) => (s.url ? [s.url] : [])),
       );
       return { kind: 'answered', markdown, sources: listed, usage, costUsd };
+    },
+
+    async maxCostUsd(): Promise<number> {
+      const deps = await engine();
+      const output = deps.prompts.render('report-question', { current_date: '', answer_schema: '' }).settings;
+      const usage = emptyUsage();
+      // The report's share, the passages (about 1,500 characters each) and the prompt, at four characters a token.
+      const input = Math.ceil((REPORT_CHARS + PASSAGES * 1_500 + 8_000) / 4);
+      addModelUsage(usage, 'report_question', settings.models.agent.name, {
+        inputTokens: input,
+        outputTokens: output.maxTokens ?? 3_000,
+      });
+      return spendCost(usage, settings.prices);
     },
   };
 }

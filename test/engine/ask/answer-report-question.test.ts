@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { reportQuestions } from '../../../src/engine/ask/answer-report-question.js';
-import { ModelOutputError } from '../../../src/engine/errors.js';
 import type { FinalReport } from '../../../src/ports/report.js';
 import { memorySourceTexts } from '../../fakes/memory-source-texts.js';
 import { purpose, ScriptedLlm, type ScriptStep, say } from '../../fakes/scripted-llm.js';
@@ -90,8 +89,14 @@ describe('a question about a report', () => {
     expect(await ask('What is the price of tea?')).toMatchObject({ kind: 'unanswered' });
   });
 
-  it('names an unusable answer from the model', async () => {
+  it('names an unusable answer from the model, with what the call cost', async () => {
     const { ask } = await answerer(say('Tides are caused by the moon.'));
-    await expect(ask('Why tides?')).rejects.toThrow(ModelOutputError);
+    const answer = await ask('Why tides?');
+    expect(answer).toMatchObject({
+      kind: 'unusable',
+      sentence: expect.stringMatching(/^The model's answer could not be used/),
+    });
+    // Paid for either way: the cost counts against the caps.
+    expect(answer.costUsd).toBeGreaterThan(0);
   });
 });
