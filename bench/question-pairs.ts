@@ -67,4 +67,13 @@ export const DIFFERENT: [string, string][] = [
     'Which countries have the highest solar power capacity?',
     'Which countries have the highest wind power capacity?',
   ],
+  // One term apart: a year, a contrasting term, a place, a label. Each asks something else.
+  [
+    'What is the market share of EV batteries in Europe in 2025?',
+    'What is the market share of EV batteries in Europe in 2030?',
+  ],
+  ['How do heat pumps perform in cold climates?', 'How do heat pumps perform in warm climates?'],
+  ['What limits kelp farming in region A?', 'What limits kelp storage in region B?'],
+  ['How did remote work change office rents in Leeds?', 'How did remote work change office rents in York?'],
+  ['What did the 2024 EU AI Act change for startups?', 'What did the 2025 EU AI Act guidance change for startups?'],
 ];

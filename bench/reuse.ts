@@ -1,12 +1,12 @@
 // The reuse match: how often a question asked again in other words is recognised as the earlier one, and
 // how often a different question is mistaken for it, on the hand-written pairs in bench/question-pairs.ts.
 //   npm run bench:reuse
-import { questionSimilarity, SAME_QUESTION } from '../src/sessions/question-match.js';
+import { SAME_QUESTION, sameQuestion } from '../src/sessions/question-match.js';
 import { fmt, report } from './lib/stats.js';
 import { DIFFERENT, SAME } from './question-pairs.js';
 
 const offered = (pairs: [string, string][]) =>
-  pairs.filter(([a, b]) => questionSimilarity(a, b) >= SAME_QUESTION);
+  pairs.filter(([a, b]) => sameQuestion(a, b));
 const hits = offered(SAME);
 const mistakes = offered(DIFFERENT);
 const precision = hits.length / (hits.length + mistakes.length);

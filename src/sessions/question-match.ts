@@ -1,4 +1,4 @@
-import { termsOf } from '../engine/citations/claim-evidence.js';
+import { numbersOf, termsOf } from '../engine/citations/claim-evidence.js';
 
 /** At or above, a new question is taken to ask what an earlier one asked. */
 export const SAME_QUESTION = 0.65;
@@ -15,6 +15,33 @@ export function questionSimilarity(a: string, b: string): number {
   if (x.size === 0 || y.size === 0) return 0;
   const shared = [...x].filter((t) => y.has(t)).length;
   return shared / Math.min(x.size, y.size) ** 0.5 / Math.max(x.size, y.size) ** 0.5;
+}
+
+/**
+ * Whether a new question asks what an earlier one asked: close enough in
+ * words, and the same in its specifics — the same figures (years, amounts)
+ * and the same names and labels (places, organisations, acronyms, "region
+ * A"). "…in Europe in 2025?" and "…in 2030?" share every word but ask
+ * different things; so do "…in Leeds?" and "…in York?".
+ */
+export function sameQuestion(a: string, b: string): boolean {
+  if (questionSimilarity(a, b) < SAME_QUESTION) return false;
+  const [x, y] = [numbersOf(a), numbersOf(b)].map((n) => new Set(n));
+  if (x!.size !== y!.size || [...x!].some((n) => !y!.has(n))) return false;
+  // A name in either (a capitalised word past the first: "Leeds", "EU", "A") must be a word of the other.
+  return namesOf(a).every((n) => wordsOf(b).has(n)) && namesOf(b).every((n) => wordsOf(a).has(n));
+}
+
+/** Capitalised words past a sentence's first, cut to five letters ("Europe" and "European" meet). */
+function namesOf(question: string): string[] {
+  return [...question.matchAll(/(?<![.?!:]\s|^|\p{L})\p{Lu}[\p{L}\d-]*/gu)]
+    .map((m) => m[0])
+    .filter((w) => w !== 'I')
+    .map((w) => w.toLowerCase().slice(0, 5));
+}
+
+function wordsOf(question: string): Set<string> {
+  return new Set((question.match(/\p{L}[\p{L}\d-]*/gu) ?? []).map((w) => w.toLowerCase().slice(0, 5)));
 }
 
 /** Content words cut to five letters, so "change"/"changed" and "Europe"/"European" meet. */

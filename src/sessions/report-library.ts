@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import type { Queryable } from '../store/database.js';
 import { type ReportMatch, searchReports } from '../store/report-search.js';
-import { questionSimilarity, SAME_QUESTION } from './question-match.js';
+import { questionSimilarity, sameQuestion } from './question-match.js';
 import { type CanRead, mayRead } from './report-visibility.js';
 
 export type { CanRead } from './report-visibility.js';
@@ -71,7 +71,7 @@ export class ReportLibrary {
     });
     const ranked = candidates
       .map((report) => ({ ...report, similarity: questionSimilarity(question, report.question) }))
-      .filter((r) => r.similarity >= SAME_QUESTION)
+      .filter((r) => sameQuestion(question, r.question))
       .sort((a, b) => b.similarity - a.similarity || b.createdAt.getTime() - a.createdAt.getTime());
     for (const report of ranked) if (await mayRead(report, viewer, canRead, this.deps.log)) return report;
     return null;
