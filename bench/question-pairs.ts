@@ -75,5 +75,8 @@ export const DIFFERENT: [string, string][] = [
   ['How do heat pumps perform in cold climates?', 'How do heat pumps perform in warm climates?'],
   ['What limits kelp farming in region A?', 'What limits kelp storage in region B?'],
   ['How did remote work change office rents in Leeds?', 'How did remote work change office rents in York?'],
-  ['What did the 2024 EU AI Act change for startups?', 'What did the 2025 EU AI Act guidance change for startups?'],
+  [
+    'What did the 2024 EU AI Act change for startups?',
+    'What did the 2025 EU AI Act guidance change for startups?',
+  ],
 ];

@@ -5,8 +5,7 @@ import { SAME_QUESTION, sameQuestion } from '../src/sessions/question-match.js';
 import { fmt, report } from './lib/stats.js';
 import { DIFFERENT, SAME } from './question-pairs.js';
 
-const offered = (pairs: [string, string][]) =>
-  pairs.filter(([a, b]) => sameQuestion(a, b));
+const offered = (pairs: [string, string][]) => pairs.filter(([a, b]) => sameQuestion(a, b));
 const hits = offered(SAME);
 const mistakes = offered(DIFFERENT);
 const precision = hits.length / (hits.length + mistakes.length);
