@@ -29,7 +29,7 @@ export async function questionContext(
       threadTs: message.threadTs ?? message.ts,
     });
     const discussion = message.threadTs ? await threadDiscussion(api, thread, message.ts) : undefined;
-    const shared = sortSharedFiles(filesUpTo(thread, message.ts), maxFileBytes);
+    const shared = sortSharedFiles(filesUpTo(thread, message.ts), maxFileBytes, api.client.slackApiUrl);
     const files = shared.given.length || shared.skipped.length ? shared : undefined;
     return { ...(discussion ? { discussion } : {}), ...(files ? { files } : {}) };
   } catch (err) {

@@ -3,20 +3,26 @@ import type { SessionView, SharedFile, SharedFiles } from '../ports/research.js'
 import type { SourceTexts } from '../ports/source-texts.js';
 import { fileText, readableFile, SHARED_KINDS } from '../search/extract/file-text.js';
 import type { SlackApi } from './slack-api.js';
-import { downloadFile, type SlackFileObject } from './slack-files.js';
+import { downloadFile, onSlackFileHost, type SlackFileObject } from './slack-files.js';
 
 /**
  * The files shared in a thread up to the question, sorted into those
- * research reads (a kind it takes, within `maxBytes`) and those it does not,
- * with why; nothing is downloaded here.
+ * research reads (a kind it takes, within `maxBytes`, on Slack's file host)
+ * and those it does not, with why; nothing is downloaded here, so the plan
+ * never lists as read a file the file-host policy would refuse.
  */
-export function sortSharedFiles(files: SlackFileObject[], maxBytes: number): SharedFiles {
+export function sortSharedFiles(files: SlackFileObject[], maxBytes: number, apiUrl: string): SharedFiles {
   const given: SharedFile[] = [];
   const skipped: SharedFiles['skipped'] = [];
   for (const f of files) {
     const name = f.name ?? f.title ?? f.id ?? 'a file';
     if (!f.id || !f.url_private_download || f.mode === 'tombstone' || f.mode === 'external') {
       skipped.push({ name, reason: 'Slack does not let the app read it' });
+    } else if (
+      !URL.canParse(f.url_private_download) ||
+      !onSlackFileHost(new URL(f.url_private_download), apiUrl)
+    ) {
+      skipped.push({ name, reason: "not on Slack's file host" });
     } else if (!readableFile(name)) skipped.push({ name, reason: `not ${SHARED_KINDS}` });
     else if ((f.size ?? 0) > maxBytes)
       skipped.push({ name, reason: `larger than ${Math.round(maxBytes / 1_048_576)} MB` });
