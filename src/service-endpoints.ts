@@ -1,3 +1,4 @@
+// What a long-running process answers on its HTTP port besides Slack's events: /healthz's figures and OpenAI's webhooks.
 import type { Config } from './config.js';
 import { openAiWebhookRoute } from './http/openai-webhook-route.js';
 import { announceResponseEnded } from './jobs/notice-listener.js';
@@ -8,8 +9,6 @@ import type { SlackDelivery } from './slack/slack-surfaces.js';
 import type { Store } from './store/store.js';
 
 export type Webhook = ReturnType<typeof openAiWebhookRoute>;
-
-/* What a long-running process answers on its HTTP port besides Slack's events: /healthz's figures and OpenAI's webhooks. */
 
 /**
  * OpenAI's webhooks (with OPENAI_WEBHOOK_SECRET): a verified ending wakes the

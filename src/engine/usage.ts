@@ -95,11 +95,6 @@ function dearestPrice(table: Record<string, ModelPrice>): ModelPrice {
   };
 }
 
-/** The models among these that have no price, so their cost cannot be estimated. */
-export function unpricedModels(models: string[], prices: PriceTable): string[] {
-  return [...new Set(models)].filter((m) => !priceFor(m, prices.models));
-}
-
 /** A model's price: its own entry, or its family's for a dated snapshot (`gpt-5.5-2026-04-23`). */
 function priceFor(model: string, table: Record<string, ModelPrice>): ModelPrice | undefined {
   const key = priceKey(model, table);

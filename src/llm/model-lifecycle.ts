@@ -100,58 +100,47 @@ export class ModelLifecycle {
   }
 
   private async stand(w: WatchedModel): Promise<ModelStanding> {
-    const base = {
+    const { listed, shutdownDate, problem, soon } = await this.onList(w);
+    const unpriced = w.priceSource.startsWith('none')
+      ? `cost and caps cannot be enforced for ${w.model} (${w.variable}): set MODEL_PRICES (meanwhile reports show "cost n/a" and the caps count it at the dearest known model's price).`
+      : undefined;
+    const warning = [soon, unpriced].filter(Boolean).join(' ');
+    return {
       variable: w.variable,
       model: w.model,
       server: serverAddress(w.server),
       priceSource: w.priceSource,
+      listed,
+      ...(shutdownDate ? { shutdownDate } : {}),
+      ...(problem ? { problem } : {}),
+      ...(warning ? { warning } : {}),
     };
-    const unpriced = w.priceSource.startsWith('none')
-      ? `cost and caps cannot be enforced for ${w.model} (${w.variable}): set MODEL_PRICES (meanwhile reports show "cost n/a" and the caps count it at the dearest known model's price).`
-      : undefined;
+  }
+
+  /** Where a model stands on its server's list: listed or not (null: no list), its shutdown, the sentence it earns. */
+  private async onList(
+    w: WatchedModel,
+  ): Promise<{ listed: boolean | null; shutdownDate?: string; problem?: string; soon?: string }> {
     let catalog: ModelCatalog;
     try {
       catalog = await this.catalog(w.server, w.addressVariable);
     } catch (error) {
-      return {
-        ...base,
-        listed: null,
-        problem: (error as Error).message,
-        ...(unpriced ? { warning: unpriced } : {}),
-      };
+      return { listed: null, problem: (error as Error).message };
     }
     const known = KNOWN_SHUTDOWNS[w.model];
-    if (catalog.kind === 'unlisted') {
-      const problem = known ? this.missingSentence(w, catalog) : undefined;
-      return {
-        ...base,
-        listed: null,
-        ...(known ? { shutdownDate: known } : {}),
-        ...(problem ? { problem } : {}),
-        ...(unpriced ? { warning: unpriced } : {}),
-      };
-    }
+    // A server without a list says nothing of a model, unless it is one known to be shut down.
+    if (catalog.kind === 'unlisted')
+      return { listed: null, shutdownDate: known, problem: known && this.missingSentence(w, catalog) };
     const listed = catalog.models.find((m) => sameModel(m.id, w.model));
     const shutdownDate = listed?.shutdownDate ?? known;
-    if (!listed || (shutdownDate && this.daysUntil(shutdownDate) <= 0))
-      return {
-        ...base,
-        listed: Boolean(listed),
-        ...(shutdownDate ? { shutdownDate } : {}),
-        problem: this.missingSentence(w, catalog),
-        ...(unpriced ? { warning: unpriced } : {}),
-      };
+    const days = shutdownDate ? this.daysUntil(shutdownDate) : Number.POSITIVE_INFINITY;
+    if (!listed || days <= 0)
+      return { listed: Boolean(listed), shutdownDate, problem: this.missingSentence(w, catalog) };
     const soon =
-      shutdownDate && this.daysUntil(shutdownDate) <= SHUTDOWN_WARNING_DAYS
-        ? `${w.model} (${w.variable}) shuts down on ${shutdownDate}, in ${this.daysUntil(shutdownDate)} days, at ${base.server}: set ${w.variable} to a current model before then.`
+      days <= SHUTDOWN_WARNING_DAYS
+        ? `${w.model} (${w.variable}) shuts down on ${shutdownDate}, in ${days} days, at ${serverAddress(w.server)}: set ${w.variable} to a current model before then.`
         : undefined;
-    const warning = [soon, unpriced].filter(Boolean).join(' ');
-    return {
-      ...base,
-      listed: true,
-      ...(shutdownDate ? { shutdownDate } : {}),
-      ...(warning ? { warning } : {}),
-    };
+    return { listed: true, shutdownDate, soon };
   }
 
   /**

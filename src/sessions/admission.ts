@@ -103,25 +103,37 @@ export class SessionAdmission {
     rules: AdmissionRules,
     insert: (client: Queryable, reservedUsd: number | null) => Promise<void>,
   ): Promise<Admission> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
-      const decision = decideAdmission(await figures(client, session, rules.caps), rules);
-      if (decision.admitted) await insert(client, decision.reservedUsd);
-      await client.query('COMMIT');
-      return decision;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((err: Error) => {
-        broken = err;
+      return await underAdmissionLock(this.pool, async (client) => {
+        const decision = decideAdmission(await figures(client, session, rules.caps), rules);
+        if (decision.admitted) await insert(client, decision.reservedUsd);
+        return decision;
       });
+    } catch (error) {
       // The thread's next turn was taken by a request decided just before this one.
       if (isUniqueViolation(error)) return { admitted: false, refusal: { kind: 'thread_busy' } };
       throw error;
-    } finally {
-      client.release(broken);
     }
+  }
+}
+
+/** Runs `work` in one transaction under admission's one lock (Postgres and PGlite alike). */
+async function underAdmissionLock<T>(pool: pg.Pool, work: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((err: Error) => {
+      broken = err;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
   }
 }
 
@@ -145,32 +157,17 @@ export class SpendGate {
     usd: number,
     what: string,
   ): Promise<SpendHold> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
+    return underAdmissionLock(this.pool, async (client) => {
       const left = await spendLeft(new SpendStore(client), this.caps, who);
       const refused = left.limitUsd === undefined ? undefined : capRefusal(left, usd, what);
-      if (refused) {
-        await client.query('COMMIT');
-        return { refused };
-      }
+      if (refused) return { refused };
       const id = randomUUID();
       await client.query(
         'INSERT INTO spend_holds (id, requester, team_id, reserved_usd) VALUES ($1, $2, $3, $4)',
         [id, who.requester, who.teamId, usd],
       );
-      await client.query('COMMIT');
       return { held: id };
-    } catch (error) {
-      await client.query('ROLLBACK').catch((err: Error) => {
-        broken = err;
-      });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   /** The call's cost is recorded (or it never started): the hold no longer counts. */

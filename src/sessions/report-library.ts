@@ -4,8 +4,6 @@ import { type ReportMatch, searchReports } from '../store/report-search.js';
 import { questionSimilarity, sameQuestion } from './question-match.js';
 import { type CanRead, mayRead } from './report-visibility.js';
 
-export type { CanRead } from './report-visibility.js';
-
 /** How many candidates are looked at for each match shown (the rest may be hidden from the viewer). */
 const CANDIDATES_PER_MATCH = 5;
 /** Pages past this are not turned to (a page value is whatever a click carried: `1e300` is the first page). */
