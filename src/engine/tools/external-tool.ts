@@ -33,6 +33,7 @@ export function externalTool(spec: ExternalTool): Tool {
         // Capped as pages are: a document's share and the call's whole are bounded, whatever the server sent.
         const notes: string[] = [];
         const docs: { source: ReturnType<typeof ctx.sources.add>; content: string }[] = [];
+        const kept: Promise<void>[] = [];
         let budget = LIMITS.charsPerCall;
         for (const d of found.slice(0, LIMITS.searchResultsPerCall)) {
           if (budget <= 0) {
@@ -54,13 +55,14 @@ export function externalTool(spec: ExternalTool): Tool {
           budget -= content.length;
           docs.push({ source, content });
           // What is kept for the claim check is bounded too (a tool can answer with megabytes).
-          await keepSource(ctx, source, d.text.slice(0, LIMITS.charsPerCall));
+          kept.push(keepSource(ctx, source, d.text.slice(0, LIMITS.charsPerCall)));
         }
         if (found.length > LIMITS.searchResultsPerCall)
           notes.push(
             `The server returned ${found.length} results; the first ${LIMITS.searchResultsPerCall} are shown.`,
           );
         if (!docs.length) notes.push(`The ${spec.server} server found nothing for this.`);
+        await Promise.all(kept);
         return { content: formatDocuments(docs, [], notes), shown: docs.map((d) => d.source.n) };
       } catch (error) {
         ctx.log.warn({ err: error, tool: spec.name }, 'an MCP tool call failed');
