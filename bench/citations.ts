@@ -19,7 +19,7 @@ import { countTokens } from '../src/llm/count-tokens.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { Llm, LlmRequest } from '../src/ports/llm.js';
 import { silentLogger } from '../src/ports/logger.js';
-import { extractHtml } from '../src/search/extract/extract-html.js';
+import { extractHtml } from '../src/search/read/extract-html.js';
 import { openDatabase } from '../src/store/database.js';
 import { insertRunning } from '../src/store/insert-session.js';
 import { migrate } from '../src/store/migrate.js';

@@ -24,6 +24,7 @@ import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
+import { DocumentReader } from './search/read/document-reader.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
 import type { Store } from './store/store.js';
@@ -134,7 +135,8 @@ export async function runCommand(
       const config = loadConfig(env);
       return withCliStore(config, ({ db }) => {
         const store = new KnowledgeStore(db.pool);
-        if (spec.sub === 'ingest') return kbIngest(store, positionals, io);
+        if (spec.sub === 'ingest')
+          return kbIngest({ store, reader: new DocumentReader(config.reading) }, positionals, io);
         if (spec.sub === 'remove') return kbRemove(store, positionals, io);
         return kbList(store, io);
       });
@@ -229,7 +231,7 @@ async function askFromCli(
   // Settings, the model server and the given files are checked before anything runs (queuing needs none).
   const logger = cliLogger(config);
   if (!flags.background && flags.about === undefined) await researchReady(config, logger);
-  const given = flags.files.length ? await readLocalFiles(flags.files, config.slack.fileMaxBytes) : undefined;
+  const given = flags.files.length ? await readLocalFiles(flags.files, config.reading) : undefined;
   return withStore(config, logger, async (store) => {
     // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
     const room = composeSessions(config, logger, store, {

@@ -12,7 +12,9 @@ import type { ResponseEndings } from './llm/response-endings.js';
 import { ResponsesApi } from './llm/responses-api.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { DeepResearchApi } from './ports/deep-research-api.js';
+import type { DocumentReading } from './ports/document-reading.js';
 import type { Logger } from './ports/logger.js';
+import { DocumentReader } from './search/read/document-reader.js';
 import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';
 import { ReportAsking } from './sessions/report-asking.js';
 import { ReportLibrary } from './sessions/report-library.js';
@@ -42,6 +44,8 @@ export interface SessionsRoom {
   models: ModelLifecycle;
   /** Where webhook notices of ended hosted requests go (set only when this process takes them). */
   endings?: ResponseEndings;
+  /** The process's one reader of untrusted documents (pages, files, uploads), within FILE_MAX_MB and READ_*. */
+  reader: DocumentReading;
 }
 
 export interface RoomOptions {
@@ -67,11 +71,12 @@ export function composeSessions(
   const settings = engineSettings(config);
   const hosted = config.research.backend === 'deep-research-api';
   const models = modelLifecycle(config);
+  const reader = new DocumentReader(config.reading);
   let built: Promise<EngineBase> | undefined;
   const engine = () => {
     built ??= (async () => {
       if (hosted) requireHostedAccess(config);
-      const base = options.engine ?? engineDeps(config, logger, { ...options, models });
+      const base = options.engine ?? engineDeps(config, logger, { ...options, models, reader });
       return withKnowledgeBase(base, store.db, { searchRequired: !hosted });
     })();
     return built;
@@ -107,6 +112,7 @@ export function composeSessions(
     rules: admissionRules(config, estimate),
     research,
     steering: store.steering,
+    fileReads: store.fileReads,
     newSessionId: options.newSessionId,
     maxQuestionChars: config.slack.maxQuestionChars,
   });
@@ -134,6 +140,7 @@ export function composeSessions(
     estimatePlan: async () => estimateText(await estimate()),
     engine,
     models,
+    reader,
     ...(options.endings ? { endings: options.endings } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { meteredLlm, meteredPageReader, meteredWebSearch } from './metrics/meter
 import { type Metrics, noMetrics } from './metrics/metrics.js';
 import { priceSource } from './model-prices.js';
 import { systemClock } from './ports/clock.js';
+import type { DocumentReading } from './ports/document-reading.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
 import { urlWithoutSecrets } from './redact-secrets.js';
@@ -28,6 +29,7 @@ import {
   databaseStartError,
   isDatabaseUnavailable,
 } from './store/database-errors.js';
+import { FileReadStore } from './store/file-read-store.js';
 import { migrate } from './store/migrate.js';
 import { OutboxStore } from './store/outbox-store.js';
 import { applyRetention } from './store/retention.js';
@@ -101,6 +103,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       spend: new SpendStore(db.pool),
       sources: new SourceTextStore(db.pool),
       answers: new AnswerStore(db.pool, hours),
+      fileReads: new FileReadStore(db.pool),
       applied,
     };
   } catch (error) {
@@ -138,7 +141,13 @@ export function engineDeps(
     metrics = noMetrics,
     unreachableIsFatal = false,
     models,
-  }: { metrics?: Metrics; unreachableIsFatal?: boolean; models?: ModelLifecycle } = {},
+    reader,
+  }: {
+    metrics?: Metrics;
+    unreachableIsFatal?: boolean;
+    models?: ModelLifecycle;
+    reader?: DocumentReading;
+  } = {},
 ): EngineBase {
   const access = requireModelAccess(config);
   const search = createWebSearch(config.search);
@@ -163,6 +172,7 @@ export function engineDeps(
       new HttpPageReader({
         allowPrivate: config.search.allowPrivateUrls,
         deadlineMs: config.search.pageReadMs,
+        reader,
       }),
       metrics,
     ),

@@ -2,6 +2,7 @@ import type { McpServerConfig } from './config-mcp.js';
 import type { CitationCheckSettings } from './engine/settings.js';
 import type { ModelPrice } from './engine/usage.js';
 import type { ReasoningEffort } from './ports/deep-research-api.js';
+import type { ReadLimits } from './ports/document-reading.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
@@ -93,8 +94,6 @@ export interface Config {
     maxQuestionChars: number;
     /** Slack users who may add documents to the knowledge base from Slack. */
     kbAdmins: string[];
-    /** The largest file read from Slack (FILE_MAX_MB). */
-    fileMaxBytes: number;
     /** How long Slack writes are retried before a session is undeliverable. */
     deliveryDeadlineHours: number;
     suggestedPrompts: string[];
@@ -102,6 +101,8 @@ export interface Config {
     reportFormat: 'auto' | 'canvas' | 'messages';
     planReviewSeconds: number;
   };
+  /** What one untrusted document may cost to read (FILE_MAX_MB, READ_*). */
+  reading: ReadLimits;
   /** MCP servers research may use (MCP_SERVERS), and how long one call may take. */
   mcp: { servers: McpServerConfig[]; timeoutMs: number };
   logLevel?: string;

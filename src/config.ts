@@ -9,6 +9,7 @@ import {
 } from './config-fields.js';
 import { HINTS } from './config-hints.js';
 import { parseMcpServers } from './config-mcp.js';
+import { READING_FIELDS, readLimits } from './config-reading.js';
 import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
@@ -135,8 +136,7 @@ const schema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/))),
-  // The largest file read from Slack, in megabytes.
-  FILE_MAX_MB: positiveNumber.default(20),
+  ...READING_FIELDS,
   // MCP servers research may use, as JSON or the path of a JSON file (see config-mcp.ts).
   MCP_SERVERS: optionalText,
   MCP_TIMEOUT_SECONDS: positiveNumber.default(30),
@@ -277,12 +277,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       updatesPerMinute: e.SLACK_UPDATES_PER_MINUTE,
       maxQuestionChars: e.MAX_QUESTION_CHARS,
       kbAdmins: e.KB_ADMINS,
-      fileMaxBytes: Math.round(e.FILE_MAX_MB * 1_048_576),
       deliveryDeadlineHours: e.DELIVERY_DEADLINE_HOURS,
       suggestedPrompts: e.SUGGESTED_PROMPTS,
       reportFormat: e.REPORT_FORMAT,
       planReviewSeconds: e.PLAN_REVIEW_SECONDS,
     },
+    reading: readLimits(e),
     mcp: { servers: parseMcpServers(e.MCP_SERVERS), timeoutMs: e.MCP_TIMEOUT_SECONDS * 1000 },
     logLevel: e.LOG_LEVEL,
     pager: e.PAGER ?? 'less -FRX',

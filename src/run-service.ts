@@ -101,7 +101,7 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
-          fileMaxBytes: slack.fileMaxBytes,
+          reader: room.reader,
           estimatePlan: room.estimatePlan,
           view: (id) => room.service.view(id),
           published: (id) => void room.moments.delivered(id),
@@ -173,6 +173,7 @@ export async function runService(
       await app?.stop().catch((err) => logger.warn({ err }, 'the Slack app did not stop cleanly'));
       await worker.stop();
       await delivery?.stop();
+      await room.reader.close();
       logger.info({}, 'stopped');
     }
     return 0;
@@ -251,7 +252,7 @@ async function startApp(
   room.moments.onSettled(({ session }) => home.refresh(session.requester, session.teamId));
   const service = new SlackSessions({
     ...starting,
-    fileMaxBytes: slack.fileMaxBytes,
+    fileMaxBytes: config.reading.maxFileBytes,
     review,
     questions,
     reuse,
@@ -286,9 +287,8 @@ async function startApp(
       suggestedPrompts: slack.suggestedPrompts,
       kb: new SlackKnowledgeBase({
         api,
-        store: new KnowledgeStore(store.db.pool),
+        knowledge: { store: new KnowledgeStore(store.db.pool), reader: room.reader },
         admins: slack.kbAdmins,
-        maxBytes: slack.fileMaxBytes,
         log: logger,
       }),
     },

@@ -79,7 +79,9 @@ export async function askCommand(deps: AskDeps, options: AskOptions, io: Io): Pr
     await deps.sources?.keep(id, { key: file.key, n: 0, title: file.name, text });
   }
   if (files?.given.length && !options.json)
-    io.stderr.write(`Reading ${files.given.map((f) => f.name).join(', ')}.\n`);
+    io.stderr.write(
+      `Reading ${files.given.map((f) => f.name + (f.note ? ` (${f.note})` : '')).join(', ')}.\n`,
+    );
   if (files?.skipped.length && !options.json)
     io.stderr.write(`Not read: ${files.skipped.map((f) => `${f.name} (${f.reason})`).join('; ')}.\n`);
   const headline = `Researching: ${question}\nSession ${id} · Ctrl-C cancels and prints what was found.\n`;

@@ -1,10 +1,10 @@
 import { relative, resolve, sep } from 'node:path';
-import { type IngestOutcome, ingestDocuments } from '../search/knowledge/ingest-documents.js';
+import { type IngestOutcome, ingestDocuments, type Knowledge } from '../search/knowledge/ingest-documents.js';
 import type { KnowledgeStore } from '../search/knowledge/knowledge-store.js';
 import type { Io } from './io.js';
 
 /** `deep-research kb ingest PATH...`: one line per file as it is done, then a summary. */
-export async function kbIngest(store: KnowledgeStore, paths: string[], io: Io): Promise<number> {
+export async function kbIngest(knowledge: Knowledge, paths: string[], io: Io): Promise<number> {
   if (paths.length === 0) {
     io.stderr.write('error: name the files or folders to ingest: deep-research kb ingest PATH...\n');
     return 2;
@@ -18,11 +18,11 @@ export async function kbIngest(store: KnowledgeStore, paths: string[], io: Io): 
     missing: 0,
     gone: 0,
   };
-  await ingestDocuments(store, paths, (outcome) => {
+  await ingestDocuments(knowledge, paths, (outcome) => {
     counts[outcome.result] += 1;
     io.stdout.write(`${describe(outcome)}\n`);
   });
-  const total = (await store.list()).length;
+  const total = (await knowledge.store.list()).length;
   const parts = (['added', 'updated', 'unchanged', 'skipped', 'failed', 'missing'] as const)
     .filter((k) => counts[k] > 0)
     .map((k) => `${counts[k]} ${k}`);

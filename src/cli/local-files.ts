@@ -1,18 +1,29 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { type ReadLimits, readKind, SHARED_KINDS } from '../ports/document-reading.js';
 import type { SharedFiles } from '../ports/research.js';
-import { fileText, readableFile, SHARED_KINDS } from '../search/extract/file-text.js';
+import { DocumentReader } from '../search/read/document-reader.js';
 
 /**
- * `ask --file PATH`: the files given with the question, read before anything
- * runs: those research reads (with their text, kept with the session once it
- * is admitted) and those it does not, with why.
+ * `ask --file PATH`: the files given with the question, read (through the
+ * document reader, within its limits) before anything runs: those research
+ * reads, with their text (kept with the session once it is admitted), and
+ * those it does not, with why.
  */
 export async function readLocalFiles(
   paths: string[],
-  maxBytes: number,
+  limits: ReadLimits,
 ): Promise<{ files: SharedFiles; texts: Map<string, string> }> {
+  const reader = new DocumentReader(limits, 1);
+  try {
+    return await readEach(paths, reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function readEach(paths: string[], reader: DocumentReader) {
   const files: SharedFiles = { given: [], skipped: [] };
   const texts = new Map<string, string>();
   for (const given of paths) {
@@ -21,21 +32,30 @@ export async function readLocalFiles(
     const info = await stat(path).catch(() => undefined);
     const why = !info?.isFile()
       ? 'no such file'
-      : !readableFile(name)
+      : !readKind(name)
         ? `not ${SHARED_KINDS}`
-        : info.size > maxBytes
-          ? `larger than ${Math.round(maxBytes / 1_048_576)} MB`
+        : info.size > reader.limits.maxFileBytes
+          ? reader.tooBig(info.size).reason
           : undefined;
     if (why) {
       files.skipped.push({ name: given, reason: why });
       continue;
     }
     try {
-      const text = await fileText(name, await readFile(path));
-      if (!text.trim()) throw new Error('no text found (a scanned PDF needs text recognition first)');
+      const read = await reader.readFile(name, await readFile(path));
+      if (!read.ok) {
+        files.skipped.push({ name: given, reason: read.reason });
+        continue;
+      }
       const key = `file:${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
-      files.given.push({ key, name, from: path, size: info!.size });
-      texts.set(key, text);
+      files.given.push({
+        key,
+        name,
+        from: path,
+        size: info!.size,
+        ...(read.note ? { note: read.note } : {}),
+      });
+      texts.set(key, read.doc.text);
     } catch (error) {
       files.skipped.push({ name: given, reason: (error as Error).message });
     }

@@ -74,5 +74,6 @@ export function sessionView(state: SessionState): SessionView {
     sourcesSeen: state.sources.length,
     discussionMessages: state.request.discussion?.messages ?? 0,
     files: state.request.files ?? null,
+    continues: state.earlierSessions ?? [],
   };
 }

@@ -17,6 +17,8 @@ export interface SharedFile {
   /** Where the surface reads it from before the first run (Slack's private download address). */
   from: string;
   size: number;
+  /** What was left out of it (its text cut at READ_MAX_CHARS). */
+  note?: string;
 }
 
 /** The files a question came with: those research reads, and those it does not, with why. */
@@ -78,6 +80,8 @@ export interface SessionView {
   discussionMessages: number;
   /** The files shared with the question, if any. */
   files: SharedFiles | null;
+  /** The sessions this one continues ([Research more]), newest first: their kept sources and files are its own. */
+  continues: string[];
 }
 
 export interface ModelUsage {

@@ -1,5 +1,6 @@
 import { withoutControls } from '../engine/control-characters.js';
 import { questionRefusal } from '../engine/question-refusal.js';
+import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Checkpoint, ResearchRequest, SessionView } from '../ports/research.js';
 import type { NewSession, SlackOpening } from '../store/insert-session.js';
 import type { OutboxIntent } from '../store/outbox-intent.js';
@@ -18,6 +19,8 @@ export interface SessionServiceDeps {
   rules: () => Promise<AdmissionRules>;
   research: ResearchBackends;
   steering?: SteeringStore;
+  /** How reading the files shared with each question went (said under its plan). */
+  fileReads?: FileReads;
   newSessionId: () => string;
   maxQuestionChars: number;
 }
@@ -100,7 +103,12 @@ export class SessionService {
   /** A stored session as surfaces read it, whichever backend researches it. */
   async view(id: string): Promise<SessionView | null> {
     const checkpoint = await this.deps.sessions.loadCheckpoint(id);
-    return checkpoint && this.deps.research.view(checkpoint);
+    const view = checkpoint && this.deps.research.view(checkpoint);
+    if (!view?.files || !this.deps.fileReads) return view;
+    return {
+      ...view,
+      files: withFileReads(view.files, await this.deps.fileReads.of([id, ...view.continues])),
+    };
   }
 
   /**

@@ -1,7 +1,8 @@
+import { type DocumentReading, readKind, SHARED_KINDS } from '../ports/document-reading.js';
+import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionView, SharedFile, SharedFiles } from '../ports/research.js';
 import type { SourceTexts } from '../ports/source-texts.js';
-import { fileText, readableFile, SHARED_KINDS } from '../search/extract/file-text.js';
 import type { SlackApi } from './slack-api.js';
 import { downloadFile, onSlackFileHost, type SlackFileObject } from './slack-files.js';
 
@@ -23,7 +24,7 @@ export function sortSharedFiles(files: SlackFileObject[], maxBytes: number, apiU
       !onSlackFileHost(new URL(f.url_private_download), apiUrl)
     ) {
       skipped.push({ name, reason: "not on Slack's file host" });
-    } else if (!readableFile(name)) skipped.push({ name, reason: `not ${SHARED_KINDS}` });
+    } else if (!readKind(name)) skipped.push({ name, reason: `not ${SHARED_KINDS}` });
     else if ((f.size ?? 0) > maxBytes)
       skipped.push({ name, reason: `larger than ${Math.round(maxBytes / 1_048_576)} MB` });
     else {
@@ -41,34 +42,64 @@ export function sortSharedFiles(files: SlackFileObject[], maxBytes: number, apiU
 
 /**
  * Before a session's runs: the files shared with its question, read with the
- * bot token and kept with the session as sources not yet cited (once: a
- * file already kept is not read again). A file that cannot be read is
- * logged and research goes on without it.
+ * bot token through the document reader and kept with the session as sources
+ * not yet cited. Each is read once for the session and those continuing it
+ * (a file kept, or refused, before is not read again); one whose read never
+ * finished (the process stopped while reading it) is not tried again. Returns
+ * the files as research got them, refusals among those not read, with why.
  */
 export async function readSharedFiles(
-  deps: { api: SlackApi; sources: SourceTexts; maxBytes: number },
+  deps: { api: SlackApi; sources: SourceTexts; reads: FileReads; reader: DocumentReading },
   sessionId: string,
   view: SessionView,
   log: Logger,
-): Promise<void> {
-  for (const file of view.files?.given ?? []) {
+): Promise<SharedFiles | null> {
+  if (!view.files?.given.length) return view.files;
+  const lineage = [sessionId, ...view.continues];
+  const recorded = new Map((await deps.reads.of(lineage)).map((r) => [r.key, r]));
+  for (const file of view.files.given) {
+    if (await deps.sources.find(lineage, file.key)) continue;
+    const before = recorded.get(file.key) ?? (await deps.reads.begin(sessionId, file.key));
+    if (before?.state === 'reading') {
+      log.warn(
+        { sessionId, file: file.name },
+        'a shared file was being read when the app stopped; it is left out',
+      );
+      await deps.reads.end(
+        sessionId,
+        file.key,
+        'refused',
+        'reading it was interrupted (the app stopped while reading it)',
+      );
+    }
+    if (before) continue;
+    const refuse = (note: string) => deps.reads.end(sessionId, file.key, 'refused', note);
     try {
-      if (await deps.sources.find([sessionId], file.key)) continue;
       const slackFile = { id: file.key, name: file.name, size: file.size, url: file.from, ts: '0' };
-      const text = await fileText(file.name, await downloadFile(deps.api, slackFile, deps.maxBytes));
-      if (!text.trim()) throw new Error('no text found (a scanned PDF needs text recognition first)');
+      const read = await deps.reader.readFile(
+        file.name,
+        await downloadFile(deps.api, slackFile, deps.reader.limits.maxFileBytes),
+      );
+      if (!read.ok) {
+        log.warn({ sessionId, file: file.name, reason: read.reason }, 'a shared file was not read');
+        await refuse(read.reason);
+        continue;
+      }
       await deps.sources.keep(sessionId, {
         key: file.key,
         n: 0,
         ...(file.url ? { url: file.url } : {}),
         title: file.name,
-        text,
+        text: read.doc.text,
       });
+      await deps.reads.end(sessionId, file.key, 'read', read.note);
     } catch (err) {
       log.warn(
         { err, sessionId, file: file.name },
         'could not read a shared file; research goes on without it',
       );
+      await refuse((err as Error).message);
     }
   }
+  return withFileReads(view.files, await deps.reads.of(lineage));
 }

@@ -1,14 +1,17 @@
 import type { Logger } from '../ports/logger.js';
-import { type IngestOutcome, ingestBytes } from '../search/knowledge/ingest-documents.js';
-import type { KnowledgeStore } from '../search/knowledge/knowledge-store.js';
-import { documentKind } from '../search/knowledge/read-document.js';
+import {
+  type IngestOutcome,
+  ingestBytes,
+  KNOWLEDGE_KINDS,
+  type Knowledge,
+  knowledgeKind,
+} from '../search/knowledge/ingest-documents.js';
 import { safeText } from './render/mrkdwn.js';
 import type { SlackApi } from './slack-api.js';
 import { downloadFile, FileTooLarge, filesSharedBy } from './slack-files.js';
 
 /** Files shared this recently in the direct message are the ones `kb add` takes. */
 const RECENT_SECONDS = 15 * 60;
-const KINDS = 'Markdown, text, HTML or PDF';
 
 /**
  * The team knowledge base from Slack: `/research kb add` (for the admins
@@ -20,9 +23,9 @@ export class SlackKnowledgeBase {
   constructor(
     private readonly deps: {
       api: SlackApi;
-      store: KnowledgeStore;
+      /** The knowledge base, and the reader its documents go through (FILE_MAX_MB, READ_*). */
+      knowledge: Knowledge;
       admins: readonly string[];
-      maxBytes: number;
       log: Logger;
     },
   ) {}
@@ -38,18 +41,19 @@ export class SlackKnowledgeBase {
       withinSeconds: RECENT_SECONDS,
     });
     if (files.length === 0)
-      return `Share the files in this direct message first (${KINDS}), then run \`/research kb add\` within 15 minutes.`;
+      return `Share the files in this direct message first (${KNOWLEDGE_KINDS}), then run \`/research kb add\` within 15 minutes.`;
     const lines: string[] = [];
     for (const file of files) {
       const path = `slack://${place.teamId}/${file.id}/${file.name}`;
       let outcome: IngestOutcome;
-      if (!documentKind(file.name)) {
-        lines.push(`• ${safeText(file.name)}: not added: not a ${KINDS} file`);
+      if (!knowledgeKind(file.name)) {
+        lines.push(`• ${safeText(file.name)}: not added: not a ${KNOWLEDGE_KINDS} file`);
         continue;
       }
       try {
-        const bytes = await downloadFile(this.deps.api, file, this.deps.maxBytes);
-        outcome = await ingestBytes(this.deps.store, {
+        const { knowledge } = this.deps;
+        const bytes = await downloadFile(this.deps.api, file, knowledge.reader.limits.maxFileBytes);
+        outcome = await ingestBytes(knowledge, {
           path,
           name: file.name,
           bytes,
@@ -62,12 +66,12 @@ export class SlackKnowledgeBase {
       }
       lines.push(`• ${safeText(file.name)}: ${safeText(said(outcome))}`);
     }
-    const total = (await this.deps.store.list()).length;
+    const total = (await this.deps.knowledge.store.list()).length;
     return `${lines.join('\n')}\nThe knowledge base holds ${total} document${total === 1 ? '' : 's'}.`;
   }
 
   async list(): Promise<string> {
-    const documents = await this.deps.store.list();
+    const documents = await this.deps.knowledge.store.list();
     if (documents.length === 0) return 'The knowledge base is empty.';
     const shown = documents
       .slice(0, 50)
@@ -85,7 +89,7 @@ function said(outcome: IngestOutcome): string {
     case 'unchanged':
       return 'already in the knowledge base, unchanged';
     case 'skipped':
-      return `not added: not a ${KINDS} file`;
+      return `not added: not a ${KNOWLEDGE_KINDS} file`;
     case 'gone':
       return 'gone';
     default:

@@ -1,5 +1,6 @@
 import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../ports/clock.js';
+import type { DocumentReading } from '../ports/document-reading.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionView } from '../ports/research.js';
 import type { SurfaceFactory } from '../sessions/session-surface.js';
@@ -36,8 +37,8 @@ export interface SlackDeliveryOptions {
   view: (sessionId: string) => Promise<SessionView | null>;
   /** A session's report is in its thread. */
   published?: (sessionId: string) => void;
-  /** The largest shared file read into a session (FILE_MAX_MB). */
-  fileMaxBytes: number;
+  /** The document reader the files shared with a question go through (FILE_MAX_MB, READ_*). */
+  reader: DocumentReading;
 }
 
 export interface SlackDelivery {
@@ -101,14 +102,16 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
   return {
     surfaceFor: async (row, view, log) => {
       // The files shared with the question are read in before research (once) by whichever process runs it.
-      if (row.origin === 'slack')
-        await readSharedFiles(
-          { api, sources: store.sources, maxBytes: options.fileMaxBytes },
-          row.id,
-          view,
-          log,
-        );
-      return ThreadPublisher.open(deps, row, view, log);
+      const files =
+        row.origin === 'slack'
+          ? await readSharedFiles(
+              { api, sources: store.sources, reads: store.fileReads, reader: options.reader },
+              row.id,
+              view,
+              log,
+            )
+          : view.files;
+      return ThreadPublisher.open(deps, row, { ...view, files }, log);
     },
     dispatcher,
     edits,

@@ -1,5 +1,6 @@
 import type { AnswerStore } from './answer-store.js';
 import type { Database } from './database.js';
+import type { FileReadStore } from './file-read-store.js';
 import type { OutboxStore } from './outbox-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionStore } from './session-store.js';
@@ -19,4 +20,6 @@ export interface Store {
   sources: SourceTextStore;
   /** Questions readers asked of reports, and the answers. */
   answers: AnswerStore;
+  /** How reading each file shared with a question went. */
+  fileReads: FileReadStore;
 }

@@ -12,6 +12,7 @@ import { runCli } from '../../src/main.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { AnswerStore } from '../../src/store/answer-store.js';
 import type { Database } from '../../src/store/database.js';
+import { FileReadStore } from '../../src/store/file-read-store.js';
 import { OutboxStore } from '../../src/store/outbox-store.js';
 import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
 import { SessionStore } from '../../src/store/session-store.js';
@@ -46,6 +47,7 @@ function storeOn(db: Database): Store {
     spend: new SpendStore(db.pool),
     sources: new SourceTextStore(db.pool),
     answers: new AnswerStore(db.pool, 24),
+    fileReads: new FileReadStore(db.pool),
   };
 }
 

@@ -37,6 +37,7 @@ describe.each([
       '018_interrupted.sql',
       '019_reuse_offer_tokens.sql',
       '020_spend_holds.sql',
+      '021_file_reads.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -62,12 +63,14 @@ describe.each([
       { id: 18, name: '018_interrupted.sql' },
       { id: 19, name: '019_reuse_offer_tokens.sql' },
       { id: 20, name: '020_spend_holds.sql' },
+      { id: 21, name: '021_file_reads.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
       'checkpoints',
+      'file_reads',
       'kb_documents',
       'kb_passages',
       'processed_events',
@@ -96,6 +99,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 20]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 21]);
   });
 });

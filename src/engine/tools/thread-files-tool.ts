@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type SessionContext, untilDeadline } from '../session-context.js';
 import { LIMITS } from '../settings.js';
+import { lineage } from '../sources/keep-source.js';
 import { defineTool } from './define-tool.js';
 import { limitQueries, textList } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';
@@ -41,7 +42,7 @@ async function searchSharedFiles(
     unique.map(async (query) => {
       try {
         const passages = await untilDeadline(ctx, stop, () =>
-          store.passages([ctx.state.sessionId], query, LIMITS.internalResultsPerQuery, FILE_KEY_PREFIX),
+          store.passages(lineage(ctx), query, LIMITS.internalResultsPerQuery, FILE_KEY_PREFIX),
         );
         return passages.map((p) => {
           const file = files.find((f) => f.key === p.key);

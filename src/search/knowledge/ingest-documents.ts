@@ -1,9 +1,24 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
-import type { KnowledgeStore } from './knowledge-store.js';
-import { documentKind, readDocument } from './read-document.js';
+import { type DocumentReading, readKind } from '../../ports/document-reading.js';
+import type { DocumentKind, KnowledgeStore } from './knowledge-store.js';
 import { splitPassages } from './split-passages.js';
+
+/** The kinds of file the knowledge base takes, as a person is told. */
+export const KNOWLEDGE_KINDS = 'Markdown, text, HTML or PDF';
+
+/** The kind of document the knowledge base takes a file as, or undefined for files it does not take. */
+export function knowledgeKind(name: string): DocumentKind | undefined {
+  const kind = readKind(name);
+  return kind === 'docx' || kind === 'csv' ? undefined : kind;
+}
+
+/** The knowledge base and the reader its documents go through. */
+export interface Knowledge {
+  store: KnowledgeStore;
+  reader: DocumentReading;
+}
 
 export type IngestOutcome =
   | { path: string; result: 'added' | 'updated'; passages: number }
@@ -18,7 +33,7 @@ export type IngestOutcome =
  * cannot be read is reported and the rest carry on.
  */
 export async function ingestDocuments(
-  store: KnowledgeStore,
+  knowledge: Knowledge,
   paths: string[],
   report: (outcome: IngestOutcome) => void,
 ): Promise<void> {
@@ -30,32 +45,31 @@ export async function ingestDocuments(
       continue;
     }
     if (info.isFile()) {
-      report(await ingestFile(store, root, true));
+      report(await ingestFile(knowledge, root, true));
       continue;
     }
     const seen = new Set<string>();
     for await (const file of walk(root)) {
       seen.add(file);
-      const outcome = await ingestFile(store, file, false);
+      const outcome = await ingestFile(knowledge, file, false);
       if (outcome.result !== 'skipped') report(outcome);
     }
-    for (const stored of await store.listUnder(root, sep)) {
+    for (const stored of await knowledge.store.listUnder(root, sep)) {
       if (!seen.has(stored.path)) report({ path: stored.path, result: 'gone' });
     }
   }
 }
 
-async function ingestFile(store: KnowledgeStore, path: string, named: boolean): Promise<IngestOutcome> {
-  if (!documentKind(path)) {
-    return {
-      path,
-      result: 'skipped',
-      reason: named ? 'not a Markdown, text, HTML or PDF file' : 'unsupported',
-    };
+async function ingestFile(knowledge: Knowledge, path: string, named: boolean): Promise<IngestOutcome> {
+  if (!knowledgeKind(path)) {
+    return { path, result: 'skipped', reason: named ? `not a ${KNOWLEDGE_KINDS} file` : 'unsupported' };
   }
   try {
-    const [bytes, info] = await Promise.all([readFile(path), stat(path)]);
-    return await ingestBytes(store, { path, name: basename(path), bytes, modifiedAt: info.mtime });
+    const info = await stat(path);
+    if (info.size > knowledge.reader.limits.maxFileBytes)
+      return { path, result: 'failed', reason: knowledge.reader.tooBig(info.size).reason };
+    const bytes = await readFile(path);
+    return await ingestBytes(knowledge, { path, name: basename(path), bytes, modifiedAt: info.mtime });
   } catch (error) {
     return { path, result: 'failed', reason: (error as Error).message };
   }
@@ -64,25 +78,25 @@ async function ingestFile(store: KnowledgeStore, path: string, named: boolean): 
 /**
  * One document's bytes into the knowledge base under `path` (a file's, or a
  * Slack file's address): unchanged content is skipped, text is read by the
- * kind its name says, split into passages and stored.
+ * document reader (within its limits) by the kind its name says, split into
+ * passages and stored.
  */
 export async function ingestBytes(
-  store: KnowledgeStore,
+  { store, reader }: Knowledge,
   file: { path: string; name: string; bytes: Buffer; modifiedAt: Date },
 ): Promise<IngestOutcome> {
   const { path, bytes } = file;
-  const kind = documentKind(file.name);
-  if (!kind) return { path, result: 'skipped', reason: 'not a Markdown, text, HTML or PDF file' };
+  const kind = knowledgeKind(file.name);
+  if (!kind) return { path, result: 'skipped', reason: `not a ${KNOWLEDGE_KINDS} file` };
   try {
     const contentHash = createHash('sha256').update(bytes).digest('hex');
     const existing = await store.findByPath(path);
     if (existing?.contentHash === contentHash) return { path, result: 'unchanged' };
-    const document = await readDocument(kind, bytes, file.name);
+    const read = await reader.readFile(file.name, bytes);
+    if (!read.ok) return { path, result: 'failed', reason: read.reason };
+    const document = read.doc;
     const passages = splitPassages(document.title, document.text);
-    if (passages.length === 0) {
-      const hint = kind === 'pdf' ? ' (a scanned PDF needs text recognition first)' : '';
-      return { path, result: 'failed', reason: `no text found${hint}` };
-    }
+    if (passages.length === 0) return { path, result: 'failed', reason: 'no text found' };
     await store.saveDocument(
       { path, title: document.title, kind, contentHash, bytes: bytes.length, modifiedAt: file.modifiedAt },
       passages,

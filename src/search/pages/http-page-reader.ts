@@ -1,10 +1,7 @@
 import { withDeadline } from '../../engine/deadline-signal.js';
+import type { DocumentReading, ExtractedText } from '../../ports/document-reading.js';
 import type { PageReader, PageResult } from '../../ports/page-reader.js';
-import { decodeText } from '../extract/decode-text.js';
-import { extractHtml } from '../extract/extract-html.js';
-import { extractPdf } from '../extract/extract-pdf.js';
-import { type ExtractedText, tidyText } from '../extract/extracted-text.js';
-import { botChallenge } from './bot-challenge.js';
+import { DocumentReader } from '../read/document-reader.js';
 import { type Resolve, systemResolve } from './guarded-lookup.js';
 import { type FetchedPage, FetchFailure, PageFetcher, type PageFetcherOptions } from './page-fetcher.js';
 
@@ -29,19 +26,32 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
- * `open_url`: fetch behind the SSRF guard, then HTML through Readability,
- * PDF through pdf.js, plain text, Markdown and JSON as they are. Every
- * ordinary failure is a value with a reason the model can act on.
+ * `open_url`: fetch behind the SSRF guard, then the document reader (HTML
+ * through Readability, PDF through pdf.js, plain text, Markdown and JSON as
+ * they are, in a reading thread within its limits). Every ordinary failure
+ * is a value with a reason the model can act on.
  */
 export class HttpPageReader implements PageReader {
   private readonly fetcher: PageFetcher;
 
   private readonly deadlineMs: number;
 
-  /** `deadlineMs`: one page read, however slowly the server trickles it, ends after this (default 30 s). */
-  constructor(options: Partial<PageFetcherOptions> & { resolve?: Resolve; deadlineMs?: number } = {}) {
+  private readonly reader: DocumentReading;
+
+  /**
+   * `deadlineMs`: one page's download, however slowly the server trickles it,
+   * ends after this (default 30 s); `reader`: the process's document reader.
+   */
+  constructor(
+    options: Partial<PageFetcherOptions> & {
+      resolve?: Resolve;
+      deadlineMs?: number;
+      reader?: DocumentReading;
+    } = {},
+  ) {
     this.fetcher = new PageFetcher({ ...PAGE_READER_DEFAULTS, ...options });
     this.deadlineMs = options.deadlineMs ?? 30_000;
+    this.reader = options.reader ?? new DocumentReader();
   }
 
   async read(url: string, options: { signal: AbortSignal }): Promise<PageResult> {
@@ -62,43 +72,44 @@ export class HttpPageReader implements PageReader {
       if (error instanceof FetchFailure) return { ok: false, reason: error.message, kind: error.kind };
       throw error;
     }
-    try {
-      return await this.extract(fetched);
-    } catch (error) {
-      return {
-        ok: false,
-        reason: `could not extract text (${(error as Error).message})`,
-        kind: 'unreadable',
-      };
-    }
+    return this.extract(fetched, options.signal);
   }
 
   close(): void {
     this.fetcher.close();
   }
 
-  private async extract(fetched: FetchedPage): Promise<PageResult> {
+  /** An HTML error page is read too: a bot check answers with one, and is said as such. */
+  private async extract(fetched: FetchedPage, signal: AbortSignal): Promise<PageResult> {
     const kind = contentKind(fetched);
     const failed = fetched.status >= 400;
-    if (kind === 'html') {
-      const html = decodeText(fetched.body, fetched.contentType, true);
-      const page = extractHtml(html);
-      const vendor = botChallenge(html, fetched.headers, page.text.length);
-      if (vendor) return { ok: false, reason: `blocked by a bot check (${vendor})`, kind: 'bot_check' };
-      if (failed) return { ok: false, reason: statusReason(fetched.status), kind: 'http_error' };
-      return done(fetched.url, page);
-    }
+    if (kind === 'other')
+      return {
+        ok: false,
+        reason: `unsupported content type (${mimeOf(fetched.contentType) || 'unknown'})`,
+        kind: 'unreadable',
+      };
+    if (failed && kind !== 'html')
+      return { ok: false, reason: statusReason(fetched.status), kind: 'http_error' };
+    const read = await this.reader.read(
+      {
+        kind,
+        bytes: fetched.body,
+        contentType: fetched.contentType,
+        ...(kind === 'html' ? { headers: fetched.headers } : {}),
+      },
+      signal,
+    );
+    if (!read.ok)
+      return {
+        ok: false,
+        reason: read.kind === 'unreadable' ? `could not extract text (${read.reason})` : read.reason,
+        kind: read.kind === 'too_slow' ? 'timeout' : read.kind,
+      };
+    if (read.botCheck)
+      return { ok: false, reason: `blocked by a bot check (${read.botCheck})`, kind: 'bot_check' };
     if (failed) return { ok: false, reason: statusReason(fetched.status), kind: 'http_error' };
-    if (kind === 'pdf') return done(fetched.url, await extractPdf(fetched.body));
-    if (kind === 'text') {
-      const text = decodeText(fetched.body, fetched.contentType, false);
-      return done(fetched.url, { title: titleOfText(text), text: tidyText(text) });
-    }
-    return {
-      ok: false,
-      reason: `unsupported content type (${mimeOf(fetched.contentType) || 'unknown'})`,
-      kind: 'unreadable',
-    };
+    return done(fetched.url, read.doc);
   }
 }
 
@@ -125,11 +136,6 @@ function mimeOf(contentType: string): string {
 
 function statusReason(status: number): string {
   return `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : status >= 500 ? ' server error' : ''}`;
-}
-
-/** A Markdown file's first heading, else nothing (the URL supplies a title). */
-function titleOfText(text: string): string {
-  return /^#\s+(.+)$/m.exec(text.slice(0, 2000))?.[1]?.trim() ?? '';
 }
 
 function titleFromUrl(url: string): string {

@@ -50,7 +50,7 @@ function givenNote(given?: PlanContext): ReturnType<typeof context>[] {
   if (n) lines.push(`:speech_balloon: Using the ${n} earlier message${n === 1 ? '' : 's'} of this thread.`);
   const files = given?.files?.given ?? [];
   if (files.length) {
-    const names = files.map((f) => safeText(f.name)).join(', ');
+    const names = files.map((f) => safeText(f.name) + (f.note ? ` (${f.note})` : '')).join(', ');
     lines.push(
       `:paperclip: Reading ${files.length === 1 ? 'the file' : `the ${files.length} files`} shared here: ${names}.`,
     );

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IngestOutcome, ingestDocuments } from '../../../src/search/knowledge/ingest-documents.js';
 import { KnowledgeStore } from '../../../src/search/knowledge/knowledge-store.js';
+import { DocumentReader } from '../../../src/search/read/document-reader.js';
 import type { Database } from '../../../src/store/database.js';
 import { migrate } from '../../../src/store/migrate.js';
 import { makePdf } from '../../helpers/make-pdf.js';
@@ -44,9 +45,10 @@ describe.each([
   let db: Database;
   let store: KnowledgeStore;
   let dir: string;
+  const reader = new DocumentReader();
   const ingest = async (...paths: string[]) => {
     const outcomes: IngestOutcome[] = [];
-    await ingestDocuments(store, paths, (o) => outcomes.push(o));
+    await ingestDocuments({ store, reader }, paths, (o) => outcomes.push(o));
     return outcomes.map((o) => ({ ...o, path: o.path.slice(dir.length + 1) }));
   };
   const search = (query: string) => store.search(query, { limit: 5 });
@@ -72,6 +74,7 @@ describe.each([
     );
   });
   afterAll(async () => {
+    await reader.close();
     await db.close();
     (db as { cleanup?: () => void }).cleanup?.();
     rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,12 @@ type Document = ReturnType<typeof parseHTML>['document'];
 
 /** Below this many characters Readability has probably picked a fragment, not the article. */
 const MIN_ARTICLE_CHARS = 250;
+/**
+ * Readability's work grows faster than a page: beyond this many elements it
+ * gives up (a huge listing or data page, rarely an article) and the page's
+ * body text is read instead, in a fraction of the time and memory.
+ */
+const MAX_ARTICLE_ELEMENTS = 30_000;
 
 /**
  * The article of an HTML page (Readability on a linkedom DOM) with its title,
@@ -15,8 +21,10 @@ const MIN_ARTICLE_CHARS = 250;
  * to the body text without navigation, headers, footers and scripts.
  */
 export function extractHtml(html: string): ExtractedText {
-  const meta = metadata(parse(html));
-  const article = readArticle(html);
+  // One DOM at a time: the metadata is read before Readability changes the DOM it is given.
+  const first = parse(html);
+  const meta = metadata(first);
+  const article = readArticle(first);
   let text = '';
   if (article?.content) {
     text = htmlToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
@@ -35,12 +43,13 @@ export function extractHtml(html: string): ExtractedText {
   };
 }
 
-/** Readability on its own copy (it changes the DOM it reads); null when it finds no article or gives up. */
-function readArticle(html: string): ReturnType<Readability['parse']> {
-  const document = parse(html);
+/** Readability on a DOM no one reads after (it changes it); null when it finds no article or gives up. */
+function readArticle(document: Document): ReturnType<Readability['parse']> {
   removeClutter(document, { chrome: false });
   try {
-    return new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+    return new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+      maxElemsToParse: MAX_ARTICLE_ELEMENTS,
+    }).parse();
   } catch {
     return null;
   }

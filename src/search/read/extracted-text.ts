@@ -1,10 +1,4 @@
-/** Readable text pulled out of a page or a file, with what it says about itself. */
-export interface ExtractedText {
-  title: string;
-  text: string;
-  author?: string;
-  publishedAt?: string;
-}
+export type { ExtractedText } from '../../ports/document-reading.js';
 
 /** Collapses runs of blank lines and trailing spaces that extraction leaves behind. */
 export function tidyText(text: string): string {

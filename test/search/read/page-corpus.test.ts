@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { extractHtml } from '../../../src/search/extract/extract-html.js';
+import { extractHtml } from '../../../src/search/read/extract-html.js';
 
 /**
  * Real-world pages (test/fixtures/pages/corpus, provenance and licences in its

@@ -76,7 +76,9 @@ function walk(node: DomNode, out: string[], pre: boolean): void {
   const name = node.nodeName.toUpperCase();
   if (SKIP.has(name)) return;
   const children = () => {
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!, out, pre || name === 'PRE');
+    // linkedom builds `childNodes` afresh on every read: read it once, or a long page takes quadratic time.
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) walk(kids[i]!, out, pre || name === 'PRE');
   };
   const heading = /^H([1-6])$/.exec(name);
   if (heading) {

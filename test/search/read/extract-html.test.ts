@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { extractHtml } from '../../../src/search/extract/extract-html.js';
+import { extractHtml } from '../../../src/search/read/extract-html.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/pages/${name}`, import.meta.url), 'utf8');

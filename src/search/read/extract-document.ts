@@ -1,0 +1,82 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import mammoth from 'mammoth';
+import type { ReadKind } from '../../ports/document-reading.js';
+import { botChallenge } from '../pages/bot-challenge.js';
+import { decodeText } from './decode-text.js';
+import { extractHtml } from './extract-html.js';
+import { extractPdf } from './extract-pdf.js';
+import { type ExtractedText, tidyText } from './extracted-text.js';
+import { zipInflatedBytes } from './zip-inflated-bytes.js';
+
+/** One document to read, as it crosses to a reading thread. */
+export interface ExtractTask {
+  kind: ReadKind;
+  bytes: Uint8Array;
+  /** The file's name (its title when the document declares none), or '' for a page. */
+  name: string;
+  /** The Content-Type a server sent (its charset), or ''. */
+  contentType: string;
+  /** A page's response headers: an HTML page is then checked for a bot check. */
+  headers?: IncomingHttpHeaders;
+  maxInflatedBytes: number;
+  maxChars: number;
+}
+
+export type ExtractResult =
+  | { ok: true; doc: ExtractedText; chars: number; botCheck?: string }
+  | { ok: false; reason: string };
+
+/**
+ * Runs in a reading thread (`read-worker.mjs`): a document's text and what it
+ * says about itself, at most `maxChars` characters of it (`chars` is how many
+ * there were). A Word file whose parts unpack to more than `maxInflatedBytes`
+ * is refused before anything is unpacked.
+ */
+export async function extractDocument(task: ExtractTask): Promise<ExtractResult> {
+  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  const fallbackTitle = task.name.replace(/\.[^.]+$/, '');
+  let doc: ExtractedText;
+  let botCheck: string | undefined;
+  if (task.kind === 'pdf') {
+    doc = await extractPdf(bytes, task.maxChars);
+  } else if (task.kind === 'docx') {
+    const inflated = zipInflatedBytes(bytes, (name) => /\.(xml|rels)$/i.test(name));
+    if (inflated > task.maxInflatedBytes)
+      return {
+        ok: false,
+        reason: `it unpacks to ${megabytes(inflated)} of text, more than the ${megabytes(task.maxInflatedBytes)} allowed`,
+      };
+    doc = { title: '', text: tidyText((await mammoth.extractRawText({ buffer: bytes })).value) };
+  } else {
+    const text = decodeText(bytes, task.contentType, task.kind === 'html');
+    if (task.kind === 'html') {
+      doc = extractHtml(text);
+      if (task.headers) botCheck = botChallenge(text, task.headers, doc.text.length);
+    } else if (task.kind === 'markdown') doc = markdown(text);
+    else doc = { title: task.kind === 'text' ? firstHeading(text) : '', text: tidyText(text) };
+  }
+  const chars = doc.text.length;
+  return {
+    ok: true,
+    doc: { ...doc, title: doc.title || fallbackTitle, text: doc.text.slice(0, task.maxChars) },
+    chars,
+    ...(botCheck ? { botCheck } : {}),
+  };
+}
+
+/** Front matter's `title:`, else the first heading; the body without the front matter. */
+function markdown(text: string): ExtractedText {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  const body = match ? text.slice(match[0].length) : text;
+  const declared = match && /^title:\s*["']?(.+?)["']?\s*$/m.exec(match[1]!)?.[1];
+  return { title: declared || firstHeading(body), text: tidyText(body) };
+}
+
+/** A Markdown-style first heading near the top, else nothing. */
+function firstHeading(text: string): string {
+  return /^#\s+(.+)$/m.exec(text.slice(0, 2000))?.[1]?.trim() ?? '';
+}
+
+export function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+}
