@@ -62,11 +62,7 @@ export class DocumentReader implements DocumentReading {
           ok: true,
           doc: result.doc,
           ...(result.botCheck ? { botCheck: result.botCheck } : {}),
-          ...(result.chars > this.limits.maxChars
-            ? {
-                note: `only the first ${this.limits.maxChars.toLocaleString('en')} of its ${result.chars.toLocaleString('en')} characters were kept`,
-              }
-            : {}),
+          ...(result.chars > this.limits.maxChars ? { note: this.cutNote(result) } : {}),
         };
       } catch (error) {
         signal?.throwIfAborted();
@@ -103,6 +99,13 @@ export class DocumentReader implements DocumentReading {
         reason: `no text found${kind === 'pdf' ? ' (a scanned PDF needs text recognition first)' : ''}`,
       };
     return read;
+  }
+
+  private cutNote({ chars, pages }: { chars: number; pages?: { read: number; of: number } }): string {
+    const kept = this.limits.maxChars.toLocaleString('en');
+    return pages
+      ? `only its first ${kept} characters were kept (${pages.read.toLocaleString('en')} of its ${pages.of.toLocaleString('en')} pages)`
+      : `only the first ${kept} of its ${chars.toLocaleString('en')} characters were kept`;
   }
 
   takes(name: string): boolean {

@@ -23,7 +23,14 @@ export interface ExtractTask {
 }
 
 export type ExtractResult =
-  | { ok: true; doc: ExtractedText; chars: number; botCheck?: string }
+  | {
+      ok: true;
+      doc: ExtractedText;
+      chars: number;
+      /** A PDF whose reading stopped at the character limit: the pages read, of how many. */
+      pages?: { read: number; of: number };
+      botCheck?: string;
+    }
   | { ok: false; reason: string };
 
 /**
@@ -37,8 +44,11 @@ export async function extractDocument(task: ExtractTask): Promise<ExtractResult>
   const fallbackTitle = task.name.replace(/\.[^.]+$/, '');
   let doc: ExtractedText;
   let botCheck: string | undefined;
+  let unread: { read: number; of: number } | undefined;
   if (task.kind === 'pdf') {
-    doc = await extractPdf(bytes, task.maxChars);
+    const { pages, ...pdf } = await extractPdf(bytes, task.maxChars);
+    doc = pdf;
+    if (pages.read < pages.of) unread = pages;
   } else if (task.kind === 'docx') {
     const inflated = zipInflatedBytes(bytes, (name) => /\.(xml|rels)$/i.test(name));
     if (inflated > task.maxInflatedBytes)
@@ -60,6 +70,7 @@ export async function extractDocument(task: ExtractTask): Promise<ExtractResult>
     ok: true,
     doc: { ...doc, title: doc.title || fallbackTitle, text: doc.text.slice(0, task.maxChars) },
     chars,
+    ...(unread ? { pages: unread } : {}),
     ...(botCheck ? { botCheck } : {}),
   };
 }

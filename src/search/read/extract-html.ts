@@ -9,9 +9,10 @@ type Document = ReturnType<typeof parseHTML>['document'];
 /** Below this many characters Readability has probably picked a fragment, not the article. */
 const MIN_ARTICLE_CHARS = 250;
 /**
- * Readability's work grows faster than a page: beyond this many elements it
- * gives up (a huge listing or data page, rarely an article) and the page's
- * body text is read instead, in a fraction of the time and memory.
+ * Readability's work grows faster than a page (a 2.6 MB listing took 15 s):
+ * beyond this many elements (a huge listing or data page, rarely an article)
+ * the page's body text is read instead, in a fraction of the time. Counted on
+ * the HTML, since its own maxElemsToParse counts nothing on linkedom.
  */
 const MAX_ARTICLE_ELEMENTS = 30_000;
 
@@ -24,13 +25,14 @@ export function extractHtml(html: string): ExtractedText {
   // One DOM at a time: the metadata is read before Readability changes the DOM it is given.
   const first = parse(html);
   const meta = metadata(first);
-  const article = readArticle(first);
+  const tried = elementCount(html) <= MAX_ARTICLE_ELEMENTS;
+  const article = tried ? readArticle(first) : null;
   let text = '';
   if (article?.content) {
     text = htmlToText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
   }
   if (text.length < MIN_ARTICLE_CHARS) {
-    const document = parse(html);
+    const document = tried ? parse(html) : first;
     removeClutter(document, { chrome: true });
     const body = htmlToText(document.body ?? document.documentElement);
     if (body.length > text.length) text = body;
@@ -47,12 +49,18 @@ export function extractHtml(html: string): ExtractedText {
 function readArticle(document: Document): ReturnType<Readability['parse']> {
   removeClutter(document, { chrome: false });
   try {
-    return new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
-      maxElemsToParse: MAX_ARTICLE_ELEMENTS,
-    }).parse();
+    return new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
   } catch {
     return null;
   }
+}
+
+/** Start tags in the HTML, counted up to one past the limit. */
+function elementCount(html: string): number {
+  const tag = /<[a-z]/gi;
+  let n = 0;
+  while (n <= MAX_ARTICLE_ELEMENTS && tag.exec(html)) n += 1;
+  return n;
 }
 
 /**

@@ -10,7 +10,7 @@ import { type ExtractedText, tidyText } from './extracted-text.js';
 export async function extractPdf(
   bytes: Uint8Array,
   maxChars = Number.POSITIVE_INFINITY,
-): Promise<ExtractedText> {
+): Promise<ExtractedText & { pages: { read: number; of: number } }> {
   // pdf.js takes ownership of the buffer it is given; a copy keeps the caller's intact.
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
@@ -40,6 +40,7 @@ export async function extractPdf(
       text: tidyText(pages.join('\n\n')),
       author: field('Author'),
       publishedAt: pdfDate(field('CreationDate')),
+      pages: { read: pages.length, of: pdf.numPages },
     };
   } finally {
     await pdf.destroy();
