@@ -19,4 +19,9 @@ console.log(
 console.log(`  different questions offered   ${mistakes.length} of ${DIFFERENT.length}`);
 console.log(`  precision of an offer         ${fmt(precision * 100)} %`);
 for (const [a, b] of mistakes) console.log(`  mistaken: "${a}" ~ "${b}"`);
+// Words are the first stage: what they match is confirmed by one short model call (same-question prompt)
+// before anything is offered, and an identical question needs none. Its verdicts need a model server.
+console.log(
+  `  sent to the model to confirm  ${hits.length + mistakes.length} (${hits.length} paraphrases, ${mistakes.length} different)`,
+);
 report('reuse', { precisionPct: precision * 100, recallPct: recall * 100, threshold: SAME_QUESTION });

@@ -18,6 +18,7 @@ const BENCHES = [
   'deep-research',
   'citations',
   'reuse',
+  'untrusted-input',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 

@@ -50,7 +50,9 @@ export type LlmPurpose =
   | 'coverage_check'
   | 'citation_check'
   /** A reader's question about a finished report, answered from its kept sources. */
-  | 'report_question';
+  | 'report_question'
+  /** Whether a new question asks what an earlier report answers (before it is offered for reuse). */
+  | 'same_question';
 
 export interface LlmRequest {
   model: ModelSpec;

@@ -47,6 +47,7 @@ export const PROMPT_CATALOG = {
   'coverage-check': ['research_plan', 'answer_schema'],
   'coverage-gap': ['gaps'],
   'report-question': ['current_date', 'answer_schema'],
+  'same-question': ['answer_schema'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;

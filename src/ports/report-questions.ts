@@ -21,8 +21,19 @@ export type ReportAnswer =
   | { kind: 'unanswered'; usage: Usage; costUsd: number | null }
   | { kind: 'unusable'; sentence: string; usage: Usage; costUsd: number | null };
 
+/** Whether a question asks what an earlier one asked (`same` null: the model's answer could not be used), and what finding out cost. */
+export interface QuestionComparison {
+  same: boolean | null;
+  usage: Usage;
+  costUsd: number | null;
+}
+
 export interface ReportQuestions {
   answer(question: ReportQuestion, signal?: AbortSignal): Promise<ReportAnswer>;
   /** The most one answer may cost (its model call at the largest input and output it is given): what the caps hold for it. */
   maxCostUsd(): Promise<number>;
+  /** Whether `asked` asks what `earlier` asked, so the earlier report answers it (one short model call). */
+  compare(earlier: string, asked: string, signal?: AbortSignal): Promise<QuestionComparison>;
+  /** The most one comparison may cost: what the caps hold for it. */
+  maxCompareCostUsd(): Promise<number>;
 }

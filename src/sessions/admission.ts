@@ -174,6 +174,19 @@ export class SpendGate {
   async release(id: string): Promise<void> {
     await this.pool.query('DELETE FROM spend_holds WHERE id = $1', [id]);
   }
+
+  /** A call with no record of its own: its cost recorded (paid_calls) and its hold released, in one transaction. */
+  async settle(
+    id: string,
+    who: { requester: string; teamId: string | null },
+    call: { purpose: string; costUsd: number; tokens: number },
+  ): Promise<void> {
+    await this.pool.query(
+      `WITH released AS (DELETE FROM spend_holds WHERE id = $1)
+       INSERT INTO paid_calls (id, requester, team_id, purpose, cost_usd, tokens) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, who.requester, who.teamId, call.purpose, call.costUsd, call.tokens],
+    );
+  }
 }
 
 async function figures(db: Queryable, s: Asking, caps: SpendCaps): Promise<AdmissionFigures> {

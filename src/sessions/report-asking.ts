@@ -18,7 +18,7 @@ export interface ReportAskingDeps {
   answers: AnswerStore;
   questions: ReportQuestions;
   /** The spending gate every answer passes: held before the call, released with its cost recorded. */
-  gate: Pick<SpendGate, 'hold' | 'release'>;
+  gate: Pick<SpendGate, 'hold' | 'release' | 'settle'>;
   log: Logger;
 }
 
@@ -110,6 +110,47 @@ export class ReportAsking {
     );
     this.deps.log.info({ sessionId: row.id, answer: id, outcome: answer.kind }, 'report asked');
     return answer.kind === 'unusable' ? { kind: 'refused', sentence: answer.sentence } : asked!;
+  }
+
+  /**
+   * Whether `asked` asks what an earlier research asked (`earlier`), so its
+   * report may be offered instead: the same words need no call; otherwise one
+   * short model call within the caps (held before, its cost recorded after).
+   * False when the caps leave nothing for it, the model fails or its answer
+   * cannot be used: nothing is offered and the question is researched.
+   */
+  async sameQuestion(
+    earlier: string,
+    asked: string,
+    asker: { userId: string; teamId: string | null },
+  ): Promise<boolean> {
+    const plain = (q: string) =>
+      q
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    if (plain(earlier) === plain(asked)) return true;
+    const who = { requester: asker.userId, teamId: asker.teamId };
+    const hold = await this.deps.gate.hold(
+      who,
+      await this.deps.questions.maxCompareCostUsd(),
+      'checking an earlier report',
+    );
+    if ('refused' in hold) return false;
+    const paid = { purpose: 'same_question', costUsd: 0, tokens: 0 };
+    try {
+      const compared = await this.deps.questions.compare(earlier, asked);
+      paid.costUsd = compared.costUsd ?? 0;
+      paid.tokens = compared.usage.models.reduce((n, m) => n + m.inputTokens + m.outputTokens, 0);
+      return compared.same === true;
+    } catch (err) {
+      this.deps.log.warn({ err }, 'could not check an earlier report against the question; researching it');
+      return false;
+    } finally {
+      await this.deps.gate
+        .settle(hold.held, who, paid)
+        .catch((err) => this.deps.log.warn({ err }, 'could not record what checking an earlier report cost'));
+    }
   }
 
   /** The session and the earlier research in its thread (a [Research more] version reads its predecessors' sources). */

@@ -58,6 +58,8 @@ export class SlackReuse {
       });
     const row = earlier && (await this.deps.sessions.get(earlier.id));
     if (!row) return false;
+    // Words miss what one term changes (solar or wind power): the model confirms before anything is offered.
+    if (!(await this.deps.asking.sameQuestion(row.question, s.question, viewer))) return false;
     // Offered to everyone here only when everyone here may read it; else to the asker alone.
     const shown = await this.showableIn(row, s.channelId, s.teamId);
     const id = await this.deps.offers.create({

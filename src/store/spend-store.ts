@@ -27,7 +27,7 @@ export class SpendStore {
 
   async since(scope: SpendScope, period: 'day' | 'month', except?: string): Promise<Spend> {
     // A session that finished research but is still being delivered has its cost already (finished_at waits).
-    // Questions asked of reports cost one model call each: counted where and when they were asked.
+    // Questions asked of reports, and other paid calls outside research (paid_calls), counted where and when made.
     const { rows } = await this.db.query(
       `WITH since AS (SELECT date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS at),
        research AS (
@@ -42,8 +42,10 @@ export class SpendStore {
            AND ($3::text IS NULL OR s.team_id = $3)
            AND ($4::uuid IS NULL OR s.id <> $4)),
        asked AS (
-         SELECT COALESCE(sum(a.cost_usd), 0) AS cost, COALESCE(sum(a.input_tokens + a.output_tokens), 0)::float8 AS tokens
-         FROM report_answers a, since
+         SELECT COALESCE(sum(a.cost_usd), 0) AS cost, COALESCE(sum(a.tokens), 0)::float8 AS tokens
+         FROM (SELECT created_at, asker, team_id, cost_usd, input_tokens + output_tokens AS tokens FROM report_answers
+               UNION ALL
+               SELECT created_at, requester, team_id, cost_usd, tokens FROM paid_calls) a, since
          WHERE a.created_at >= since.at
            AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3)),
        held AS (

@@ -119,7 +119,12 @@ function purposeOf(body: WireRequest): LlmPurpose {
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
   const schema = body.response_format?.json_schema?.name;
   if (schema === 'task_plan') return 'plan';
-  if (schema === 'citation_check' || schema === 'coverage_check' || schema === 'report_question')
+  if (
+    schema === 'citation_check' ||
+    schema === 'coverage_check' ||
+    schema === 'report_question' ||
+    schema === 'same_question'
+  )
     return schema;
   if (system.includes('\nYou write the instructions for a deep-research model')) return 'task_instructions';
   if (system.includes('\nYou write research plans')) return 'plan';

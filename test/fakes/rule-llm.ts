@@ -34,6 +34,8 @@ export class RuleLlm implements Llm {
       judge?: (claim: string, n: number) => 'supported' | 'partly' | 'unsupported';
       /** What the coverage check answers (every step covered by default). */
       thinSteps?: { step: number; covered: boolean; missing: string }[];
+      /** The reuse check's verdict: whether `asked` asks what `earlier` asked (the same by default). */
+      sameQuestion?: (earlier: string, asked: string) => boolean;
       /** Input tokens every answer reports as served from the prompt cache (of 50). */
       cachedInputTokens?: number;
     } = {},
@@ -106,6 +108,12 @@ export class RuleLlm implements Llm {
         };
       case 'report_question':
         return { text: JSON.stringify(answerFromPassages(request)) };
+      case 'same_question': {
+        const [, earlier = '', asked = ''] =
+          /^Researched earlier: ([\s\S]*)\n\nJust asked: ([\s\S]*)$/.exec(request.messages.at(-1)!.content) ??
+          [];
+        return { text: JSON.stringify({ same: this.options.sameQuestion?.(earlier, asked) ?? true }) };
+      }
       case 'coverage_check':
         return { text: JSON.stringify({ steps: this.options.thinSteps ?? [] }) };
       case 'agent_report': {

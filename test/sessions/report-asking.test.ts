@@ -40,10 +40,22 @@ async function reportIn(team: string, spentUsd: number): Promise<string> {
   return id;
 }
 
-/** Answers after a moment, each costing one call's price; `unusable` answers are paid for too. */
-function questions(kind: 'answered' | 'unusable'): ReportQuestions {
+/**
+ * Answers after a moment, each costing one call's price; `unusable` answers are paid for too.
+ * Comparisons cost a tenth of that: questions naming the same energy source are the same.
+ */
+function questions(kind: 'answered' | 'unusable', compared: string[] = []): ReportQuestions {
   return {
     maxCostUsd: async () => CALL_USD,
+    maxCompareCostUsd: async () => CALL_USD / 10,
+    async compare(earlier, asked) {
+      compared.push(asked);
+      if (asked.includes('offline')) throw new Error('the model server is unreachable');
+      const usage = emptyUsage();
+      addModelUsage(usage, 'same_question', 'm', { inputTokens: 300, outputTokens: 10 });
+      const source = (q: string) => /solar|wind/.exec(q)?.[0];
+      return { same: source(earlier) === source(asked), usage, costUsd: CALL_USD / 10 };
+    },
     async answer(): Promise<ReportAnswer> {
       await new Promise((r) => setTimeout(r, 100));
       const usage = emptyUsage();
@@ -106,5 +118,38 @@ describe('asking a report under the spending caps', () => {
     expect(paid).toBeLessThanOrEqual(4);
     expect(spend.costUsd).toBeCloseTo(cap - 0.6 + paid * CALL_USD, 6);
     expect(spend.costUsd).toBeLessThanOrEqual(cap + CALL_USD + 1e-9);
+  });
+
+  it('confirms a reuse candidate with one paid call within the caps, and none when the words are the same', async () => {
+    const team = 'TASK3';
+    const compared: string[] = [];
+    const asking = new ReportAsking({
+      sessions: new SessionStore(db.pool),
+      answers: new AnswerStore(db.pool, 24),
+      questions: questions('answered', compared),
+      gate: new SpendGate(db.pool, { workspaceDailyUsd: 1 }),
+      log: silentLogger,
+    });
+    const earlier = 'Which countries have the highest solar power capacity?';
+    const ann = { userId: 'UANN', teamId: team };
+    expect(
+      await asking.sameQuestion(earlier, 'Which countries have the highest wind power capacity?', ann),
+    ).toBe(false);
+    expect(await asking.sameQuestion(earlier, 'Highest solar power capacity: which countries?', ann)).toBe(
+      true,
+    );
+    expect(
+      await asking.sameQuestion(earlier, 'which countries have the highest SOLAR power capacity', ann),
+    ).toBe(true);
+    // A model that cannot be reached offers nothing (the question is researched); what it cost is still recorded.
+    expect(await asking.sameQuestion(earlier, 'Solar capacity, offline?', ann)).toBe(false);
+    expect(compared).toHaveLength(3);
+    const spend = await new SpendStore(db.pool).since({ teamId: team }, 'day');
+    expect(spend.costUsd).toBeCloseTo(2 * (CALL_USD / 10), 9);
+    expect(spend.reservedUsd).toBe(0);
+    // With the caps spent, nothing is called and nothing offered.
+    await reportIn(team, 1);
+    expect(await asking.sameQuestion(earlier, 'Solar capacity by country?', ann)).toBe(false);
+    expect(compared).toHaveLength(3);
   });
 });

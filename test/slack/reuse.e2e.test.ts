@@ -86,7 +86,10 @@ describe('reuse before paying again', () => {
     expect(read.body.replace_original).toBe(true);
     expect(String(read.body.text)).toContain('Nothing new was researched');
     expect(await storedSessions(h)).toHaveLength(1);
-    expect(h.model.requests.length).toBe(modelCalls);
+    // One short call confirmed the question is the same before it was offered; reading it cost nothing more.
+    const since = h.model.requests.slice(modelCalls);
+    expect(since).toHaveLength(1);
+    expect(JSON.stringify(since[0])).toContain('"name":"same_question"');
 
     // [Ask it]: answered in this thread from the earlier report's sources.
     await mention('UBOB', 'How do tides work in the ocean?', '1800001100.000003');
@@ -207,5 +210,38 @@ describe('reuse before paying again', () => {
       expect(String(refused.body.text)).toContain('not everyone here is in, so it is not answered here');
       expect(h.slack.thread('C2', ts).map(render).join('\n')).not.toMatch(/Leeds|volcanoes|moon/);
     }
+  }, 150_000);
+
+  it('offers nothing when the question differs by one term the words cannot tell (solar or wind): one short call says so, and it is paid for', async () => {
+    const source = (q: string) => /solar|wind/.exec(q)?.[0];
+    h = await slackHarness(new RuleLlm({ rounds: 1, sameQuestion: (a, b) => source(a) === source(b) }));
+    h.slack.members.set('C1', ['UANN']);
+    const app = await h.start();
+    const mention = (text: string, ts: string) =>
+      signedPost(
+        app.url,
+        eventCallback({ type: 'app_mention', channel: 'C1', user: 'UANN', text: `<@UBOT> ${text}`, ts }),
+        JSON_TYPE,
+      );
+    await mention('Which countries have the highest solar power capacity?', '1800001300.000001');
+    await eventually(
+      async () => (await storedSessions(h!))[0]?.status === 'done',
+      60_000,
+      'the first report',
+    );
+    await mention('Which countries have the highest wind power capacity?', '1800001300.000002');
+    await eventually(
+      async () => (await storedSessions(h!)).filter((s) => s.status === 'done').length === 2,
+      60_000,
+      'the wind research, not an offer',
+    );
+    expect(h.slack.thread('C1', '1800001300.000002').map(render).join('\n')).not.toContain('Researched on');
+    const { default: pg } = await import('pg');
+    const db = new pg.Client({ connectionString: h.env.DATABASE_URL });
+    await db.connect();
+    const { rows } = await db.query('SELECT requester, purpose, cost_usd FROM paid_calls');
+    await db.end();
+    expect(rows).toEqual([{ requester: 'UANN', purpose: 'same_question', cost_usd: expect.any(Number) }]);
+    expect(rows[0].cost_usd).toBeGreaterThan(0);
   }, 150_000);
 });

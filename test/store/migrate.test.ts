@@ -38,6 +38,7 @@ describe.each([
       '019_reuse_offer_tokens.sql',
       '020_spend_holds.sql',
       '021_file_reads.sql',
+      '022_paid_calls.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -64,6 +65,7 @@ describe.each([
       { id: 19, name: '019_reuse_offer_tokens.sql' },
       { id: 20, name: '020_spend_holds.sql' },
       { id: 21, name: '021_file_reads.sql' },
+      { id: 22, name: '022_paid_calls.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -73,6 +75,7 @@ describe.each([
       'file_reads',
       'kb_documents',
       'kb_passages',
+      'paid_calls',
       'processed_events',
       'report_answers',
       'reuse_offers',
@@ -99,6 +102,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 21]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 22]);
   });
 });

@@ -8,6 +8,7 @@ import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
 import { addModelUsage, emptyUsage, spendCost } from '../usage.js';
+import { sameQuestionCheck } from './same-question.js';
 
 const ANSWER = z.object({ answerable: z.boolean(), answer: z.string() });
 const ANSWER_SCHEMA = {
@@ -32,6 +33,7 @@ export function reportQuestions(
   settings: EngineSettings,
 ): ReportQuestions {
   return {
+    ...sameQuestionCheck(engine, settings),
     async answer(q: ReportQuestion, signal?: AbortSignal): Promise<ReportAnswer> {
       const deps = await engine();
       const found = (await deps.sourceTexts?.passages(q.sessionIds, q.question, PASSAGES)) ?? [];
