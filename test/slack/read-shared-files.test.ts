@@ -77,7 +77,7 @@ describe('reading the files shared with a question', () => {
       ['long.txt', 'only the first 10,000 of its 24,999 characters were kept'],
     ]);
     expect(files!.skipped).toEqual([
-      { name: 'bomb.docx', reason: 'it unpacks to 18.5 MB of text, more than the 1 MB allowed' },
+      { name: 'bomb.docx', reason: 'it unpacks to 18.6 MB of text, more than the 1 MB allowed' },
       { name: 'stuck.pdf', reason: 'reading it was interrupted (the app stopped while reading it)' },
     ]);
     expect((await deps.sources.find([first], 'file:long.txt'))!.text).toBe('word '.repeat(2000).trim());

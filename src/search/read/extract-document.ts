@@ -54,9 +54,10 @@ export async function extractDocument(task: ExtractTask): Promise<ExtractResult>
     if (inflated > task.maxInflatedBytes)
       return {
         ok: false,
-        reason: `it unpacks to ${megabytes(inflated)} of text, more than the ${megabytes(task.maxInflatedBytes)} allowed`,
+        // Rounded up, so a file just past the limit never reads as "8 MB, more than the 8 MB allowed".
+        reason: `it unpacks to ${megabytes(inflated, Math.ceil)} of text, more than the ${megabytes(task.maxInflatedBytes)} allowed`,
       };
-    doc = { title: '', text: tidyText((await mammoth.extractRawText({ buffer: bytes })).value) };
+    doc = { title: '', text: tidyText(await wordText(bytes)) };
   } else {
     const text = decodeText(bytes, task.contentType, task.kind === 'html');
     if (task.kind === 'html') {
@@ -88,6 +89,17 @@ function firstHeading(text: string): string {
   return /^#\s+(.+)$/m.exec(text.slice(0, 2000))?.[1]?.trim() ?? '';
 }
 
-export function megabytes(bytes: number): string {
-  return `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+export function megabytes(bytes: number, round: (n: number) => number = Math.round): string {
+  return `${round((bytes / 1_048_576) * 10) / 10} MB`;
+}
+
+/** A Word file's text (mammoth); a zip whose parts are not what its directory declares is said plainly. */
+async function wordText(bytes: Buffer): Promise<string> {
+  try {
+    return (await mammoth.extractRawText({ buffer: bytes })).value;
+  } catch (error) {
+    if (/size mismatch|crc32/i.test((error as Error).message))
+      throw new Error('it is not a valid Word file (its parts are not the sizes its zip directory declares)');
+    throw error;
+  }
 }
