@@ -26,6 +26,11 @@ export function readKind(name: string): ReadKind | undefined {
   return extension === undefined ? undefined : KINDS[extension];
 }
 
+/** A size as people read it: "20 MB", "32.8 MB" (`round` rounds the tenths). */
+export function megabytes(bytes: number, round: (n: number) => number = Math.round): string {
+  return `${round((bytes / 1_048_576) * 10) / 10} MB`;
+}
+
 /** What a file shared with a question may be. */
 export const SHARED_KINDS = 'a PDF, Word (.docx), Markdown, text, HTML or CSV file';
 
@@ -90,8 +95,6 @@ export interface DocumentReading {
    * another kind, over FILE_MAX_MB or with no text is an outcome too.
    */
   readFile(name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<ReadOutcome>;
-  /** Whether a file of this name is of a kind the reader takes. */
-  takes(name: string): boolean;
   /** A file of `size` bytes, refused before it is read. */
   tooBig(size: number): ReadOutcome & { ok: false };
   /** Stops the reading threads (reads under way are abandoned). */

@@ -1,3 +1,4 @@
+import { megabytes } from '../ports/document-reading.js';
 import type { SlackApi } from './slack-api.js';
 
 /** A file shared in a conversation, as Slack describes it (files:read). */
@@ -115,8 +116,4 @@ export class FileTooLarge extends Error {
   constructor(size: number, max: number) {
     super(`it is larger than ${megabytes(max)} (${megabytes(size)})`);
   }
-}
-
-function megabytes(bytes: number): string {
-  return `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 }

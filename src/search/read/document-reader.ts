@@ -3,13 +3,14 @@ import { Piscina } from 'piscina';
 import {
   type DocumentInput,
   type DocumentReading,
+  megabytes,
   READ_DEFAULTS,
   type ReadLimits,
   type ReadOutcome,
   readKind,
   SHARED_KINDS,
 } from '../../ports/document-reading.js';
-import { type ExtractResult, type ExtractTask, megabytes } from './extract-document.js';
+import type { ExtractResult, ExtractTask } from './extract-document.js';
 
 /**
  * The one reader of untrusted documents (pages, PDFs, Word files, HTML,
@@ -106,10 +107,6 @@ export class DocumentReader implements DocumentReading {
     return pages
       ? `only its first ${kept} characters were kept (${pages.read.toLocaleString('en')} of its ${pages.of.toLocaleString('en')} pages)`
       : `only the first ${kept} of its ${chars.toLocaleString('en')} characters were kept`;
-  }
-
-  takes(name: string): boolean {
-    return Boolean(readKind(name));
   }
 
   /** A file of `size` bytes, refused before it is read. */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import mammoth from 'mammoth';
-import type { ReadKind } from '../../ports/document-reading.js';
+import { megabytes, type ReadKind } from '../../ports/document-reading.js';
 import { botChallenge } from '../pages/bot-challenge.js';
 import { decodeText } from './decode-text.js';
 import { extractHtml } from './extract-html.js';
@@ -87,10 +87,6 @@ function markdown(text: string): ExtractedText {
 /** A Markdown-style first heading near the top, else nothing. */
 function firstHeading(text: string): string {
   return /^#\s+(.+)$/m.exec(text.slice(0, 2000))?.[1]?.trim() ?? '';
-}
-
-export function megabytes(bytes: number, round: (n: number) => number = Math.round): string {
-  return `${round((bytes / 1_048_576) * 10) / 10} MB`;
 }
 
 /** A Word file's text (mammoth); a zip whose parts are not what its directory declares is said plainly. */
