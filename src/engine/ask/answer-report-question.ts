@@ -7,16 +7,12 @@ import { confineLinks } from '../citations/confine-links.js';
 import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
+import { strictJsonSchema } from '../strict-schema.js';
 import { addModelUsage, emptyUsage, spendCost } from '../usage.js';
 import { sameQuestionCheck } from './same-question.js';
 
 const ANSWER = z.object({ answerable: z.boolean(), answer: z.string() });
-const ANSWER_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['answerable', 'answer'],
-  properties: { answerable: { type: 'boolean' }, answer: { type: 'string' } },
-};
+const ANSWER_SCHEMA = strictJsonSchema(ANSWER);
 
 /** What the model reads: the report (its start, if long) and the kept passages nearest the question. */
 const REPORT_CHARS = 40_000;

@@ -4,15 +4,11 @@ import type { QuestionComparison, ReportQuestions } from '../../ports/report-que
 import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
+import { strictJsonSchema } from '../strict-schema.js';
 import { addModelUsage, emptyUsage, spendCost } from '../usage.js';
 
 const VERDICT = z.object({ same: z.boolean() });
-const VERDICT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['same'],
-  properties: { same: { type: 'boolean' } },
-};
+const VERDICT_SCHEMA = strictJsonSchema(VERDICT);
 /** Both questions are at most MAX_QUESTION_CHARS (3,000) each; the prompt is short. */
 const INPUT_CHARS = 2 * 3_000 + 2_000;
 const COMPARE_MS = 20_000;

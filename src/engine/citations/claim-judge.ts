@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readJsonAnswer } from '../json-answer.js';
 import { callModel, type SessionContext } from '../session-context.js';
+import { strictJsonSchema } from '../strict-schema.js';
 
 export type Verdict = 'supported' | 'partly' | 'unsupported';
 
@@ -22,26 +23,7 @@ const JUDGE_ANSWER = z.object({
   ),
 });
 
-const JUDGE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['verdicts'],
-  properties: {
-    verdicts: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['pair', 'verdict', 'quote'],
-        properties: {
-          pair: { type: 'integer' },
-          verdict: { type: 'string', enum: ['supported', 'partly', 'unsupported'] },
-          quote: { type: 'string' },
-        },
-      },
-    },
-  },
-};
+const JUDGE_SCHEMA = strictJsonSchema(JUDGE_ANSWER);
 
 /** About what one verdict costs to write (pair number, verdict, a short quote). */
 const ANSWER_TOKENS_PER_PAIR = 70;

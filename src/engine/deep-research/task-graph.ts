@@ -1,47 +1,23 @@
 import { z } from 'zod';
 import type { ResearchTask } from '../session-state.js';
+import { strictJsonSchema } from '../strict-schema.js';
 
 /** What the planning model answers: questions for the requester, or the tasks (one of the two empty). */
 export const PLAN_ANSWER = z.object({
   questions: z.array(z.string().min(1)),
   tasks: z.array(
     z.object({
-      id: z.string().min(1),
-      query: z.string().min(1),
-      priority: z.number().int(),
-      depends_on: z.array(z.string()),
+      id: z.string().min(1).describe('a short slug, e.g. "market-size"'),
+      query: z.string().min(1).describe('the research question of this task'),
+      priority: z.number().int().describe('higher runs first'),
+      depends_on: z.array(z.string()).describe('ids of tasks whose findings it needs'),
     }),
   ),
 });
 export type PlanAnswer = z.infer<typeof PLAN_ANSWER>;
 
 /** The answer's JSON Schema for structured output (strict: every property required, nothing else allowed). */
-export const PLAN_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['questions', 'tasks'],
-  properties: {
-    questions: { type: 'array', items: { type: 'string' } },
-    tasks: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'query', 'priority', 'depends_on'],
-        properties: {
-          id: { type: 'string', description: 'a short slug, e.g. "market-size"' },
-          query: { type: 'string', description: 'the research question of this task' },
-          priority: { type: 'integer', description: 'higher runs first' },
-          depends_on: {
-            type: 'array',
-            items: { type: 'string' },
-            description: 'ids of tasks whose findings it needs',
-          },
-        },
-      },
-    },
-  },
-} as const;
+export const PLAN_SCHEMA = strictJsonSchema(PLAN_ANSWER);
 
 /** Why these tasks are not a usable graph (one sentence), or null. */
 export function graphProblem(tasks: PlanAnswer['tasks'], maxTasks: number): string | null {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readJsonAnswer } from '../json-answer.js';
 import { callModel, deadlineOf, type SessionContext } from '../session-context.js';
+import { strictJsonSchema } from '../strict-schema.js';
 import { errorText } from '../tools/tool-result.js';
 import { extractFindings } from './findings.js';
 
@@ -8,22 +9,7 @@ const COVERAGE_ANSWER = z.object({
   steps: z.array(z.object({ step: z.number().int(), covered: z.boolean(), missing: z.string() })),
 });
 
-const COVERAGE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['steps'],
-  properties: {
-    steps: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['step', 'covered', 'missing'],
-        properties: { step: { type: 'integer' }, covered: { type: 'boolean' }, missing: { type: 'string' } },
-      },
-    },
-  },
-};
+const COVERAGE_SCHEMA = strictJsonSchema(COVERAGE_ANSWER);
 
 /** What the check reads of each finding, and of all of them: enough to judge coverage, short enough to be quick. */
 const FINDING_CHARS = 3_000;
