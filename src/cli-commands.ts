@@ -23,12 +23,10 @@ import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
-import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
 import type { Store } from './store/store.js';
-import { TerminalLifecycle } from './store/terminal-lifecycle.js';
 
 /** Commands that take exactly one session id. */
 const ONE_ID = new Set(['sessions show', 'resume', 'cancel', 'more']);
@@ -133,8 +131,7 @@ export async function runCommand(
     case 'kb list':
     case 'kb remove': {
       const config = loadConfig(env);
-      return withCliStore(config, ({ db }) => {
-        const store = new KnowledgeStore(db.pool);
+      return withCliStore(config, ({ knowledge: store }) => {
         if (spec.sub === 'ingest')
           return kbIngest({ store, reader: new DocumentReader(config.reading) }, positionals, io);
         if (spec.sub === 'remove') return kbRemove(store, positionals, io);
@@ -155,7 +152,7 @@ export async function runCommand(
         const deps = {
           store,
           sessions: store.sessions,
-          terminals: new TerminalLifecycle(store.db.pool, config.jobs.leaseMs),
+          terminals: store.terminals,
           service: room.service,
           research: room.research,
           lease: terminalLease(store, config, logger),
@@ -279,7 +276,7 @@ async function withStore(
   const store = await openStore(config, logger);
   try {
     // Terminal sessions whose process went away rest interrupted before anything reads or counts them.
-    await new TerminalLifecycle(store.db.pool, config.jobs.leaseMs).interruptLapsed();
+    await store.terminals.interruptLapsed();
     return await run(store);
   } finally {
     await store.db.close();
@@ -292,7 +289,7 @@ function terminalLease(store: Store, config: Config, logger: Logger): TerminalLe
   const leaseMs = config.jobs.leaseMs;
   return new TerminalLease(
     new SessionLeases(store.db.pool, owner, leaseMs, ['cli']),
-    new TerminalLifecycle(store.db.pool, leaseMs),
+    store.terminals,
     leaseMs,
     logger,
   );

@@ -77,7 +77,7 @@ export function composeSessions(
     built ??= (async () => {
       if (hosted) requireHostedAccess(config);
       const base = options.engine ?? engineDeps(config, logger, { ...options, models, reader });
-      return withKnowledgeBase(base, store.db, { searchRequired: !hosted });
+      return withKnowledgeBase(base, store, { searchRequired: !hosted });
     })();
     return built;
   };

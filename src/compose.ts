@@ -22,7 +22,7 @@ import { McpTools } from './search/mcp/mcp-tools.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { AnswerStore } from './store/answer-store.js';
-import { type Database, openDatabase } from './store/database.js';
+import { openDatabase } from './store/database.js';
 import {
   databaseAddress,
   databaseCause,
@@ -39,6 +39,7 @@ import { SourceTextStore } from './store/source-text-store.js';
 import { SpendStore } from './store/spend-store.js';
 import { SteeringStore } from './store/steering-store.js';
 import type { Store } from './store/store.js';
+import { TerminalLifecycle } from './store/terminal-lifecycle.js';
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -104,6 +105,8 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       sources: new SourceTextStore(db.pool),
       answers: new AnswerStore(db.pool, hours),
       fileReads: new FileReadStore(db.pool),
+      terminals: new TerminalLifecycle(db.pool, config.jobs.leaseMs),
+      knowledge: new KnowledgeStore(db.pool),
       applied,
     };
   } catch (error) {
@@ -192,13 +195,12 @@ export function engineDeps(
  */
 export async function withKnowledgeBase(
   engine: EngineBase,
-  db: Database,
+  { knowledge, sources }: Pick<Store, 'knowledge' | 'sources'>,
   { searchRequired = true } = {},
 ): Promise<EngineBase> {
-  const knowledgeBase = new KnowledgeStore(db.pool);
-  const searches = engine.webSearch || engine.externalTools || (await knowledgeBase.hasDocuments());
+  const searches = engine.webSearch || engine.externalTools || (await knowledge.hasDocuments());
   if (searchRequired && !searches) throw noResearchTools();
-  return { ...engine, knowledgeBase, sourceTexts: new SourceTextStore(db.pool) };
+  return { ...engine, knowledgeBase: knowledge, sourceTexts: sources };
 }
 
 /**

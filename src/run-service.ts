@@ -14,7 +14,6 @@ import { ResponseEndings } from './llm/response-endings.js';
 import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
-import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { health, type Webhook, webhookRoute } from './service-endpoints.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { ChannelMembers } from './slack/channel-members.js';
@@ -33,7 +32,6 @@ import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.j
 import { ReuseOfferStore } from './store/reuse-offer-store.js';
 import { sessionsByStatus } from './store/session-counts.js';
 import type { Store } from './store/store.js';
-import { TerminalLifecycle } from './store/terminal-lifecycle.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -129,8 +127,7 @@ export async function runService(
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
           };
-          const terminals = new TerminalLifecycle(store.db.pool, config.jobs.leaseMs);
-          const { expired } = await runMaintenance(store, rules, logger, terminals);
+          const { expired } = await runMaintenance(store, rules, logger, store.terminals);
           await delivery?.showExpired(expired);
         },
       },
@@ -287,7 +284,7 @@ async function startApp(
       suggestedPrompts: slack.suggestedPrompts,
       kb: new SlackKnowledgeBase({
         api,
-        knowledge: { store: new KnowledgeStore(store.db.pool), reader: room.reader },
+        knowledge: { store: store.knowledge, reader: room.reader },
         admins: slack.kbAdmins,
         log: logger,
       }),

@@ -1,3 +1,4 @@
+import type { KnowledgeStore } from '../search/knowledge/knowledge-store.js';
 import type { AnswerStore } from './answer-store.js';
 import type { Database } from './database.js';
 import type { FileReadStore } from './file-read-store.js';
@@ -7,6 +8,7 @@ import type { SessionStore } from './session-store.js';
 import type { SourceTextStore } from './source-text-store.js';
 import type { SpendStore } from './spend-store.js';
 import type { SteeringStore } from './steering-store.js';
+import type { TerminalLifecycle } from './terminal-lifecycle.js';
 
 /** The database and the repositories over it. */
 export interface Store {
@@ -22,4 +24,8 @@ export interface Store {
   answers: AnswerStore;
   /** How reading each file shared with a question went. */
   fileReads: FileReadStore;
+  /** Foreground (terminal) sessions whose process went away. */
+  terminals: TerminalLifecycle;
+  /** The team knowledge base. */
+  knowledge: KnowledgeStore;
 }

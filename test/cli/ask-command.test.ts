@@ -9,6 +9,7 @@ import type { Io } from '../../src/cli/io.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { ProviderError } from '../../src/engine/errors.js';
 import { runCli } from '../../src/main.js';
+import { KnowledgeStore } from '../../src/search/knowledge/knowledge-store.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { AnswerStore } from '../../src/store/answer-store.js';
 import type { Database } from '../../src/store/database.js';
@@ -20,6 +21,7 @@ import { SourceTextStore } from '../../src/store/source-text-store.js';
 import { SpendStore } from '../../src/store/spend-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
 import type { Store } from '../../src/store/store.js';
+import { TerminalLifecycle } from '../../src/store/terminal-lifecycle.js';
 import { judged } from '../fakes/rule-llm.js';
 import {
   agentWithTask,
@@ -48,6 +50,8 @@ function storeOn(db: Database): Store {
     sources: new SourceTextStore(db.pool),
     answers: new AnswerStore(db.pool, 24),
     fileReads: new FileReadStore(db.pool),
+    terminals: new TerminalLifecycle(db.pool, 60_000),
+    knowledge: new KnowledgeStore(db.pool),
   };
 }
 
