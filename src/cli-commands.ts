@@ -11,7 +11,7 @@ import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { readLocalFiles } from './cli/local-files.js';
 import { mcpList } from './cli/mcp-command.js';
 import { outPathProblem } from './cli/out-path.js';
-import { cancelCommand, moreCommand, resumeCommand } from './cli/session-commands.js';
+import { cancelCommand, moreCommand, resumeCommand } from './cli/session-actions.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { submitCommand } from './cli/submit-command.js';
 import { TerminalLease } from './cli/terminal-lease.js';

@@ -58,7 +58,8 @@ export function decideAdmission(figures: AdmissionFigures, rules: AdmissionRules
 }
 
 /** Who asks, and in which thread (a thread with research under way takes no second one). */
-type Asking = Pick<NewSession, 'requester' | 'teamId' | 'channelId' | 'threadTs'>;
+/** Who asks, and where (a thread takes one research at a time). */
+export type Asker = Pick<NewSession, 'requester' | 'teamId' | 'channelId' | 'threadTs'>;
 
 /** Every admission takes this one lock: decisions are serialised, each a few milliseconds long. */
 const ADMISSION_LOCK = 0x5e55_10a;
@@ -75,7 +76,7 @@ export class SessionAdmission {
   ) {}
 
   /** The decision as things stand, without deciding: a request sure to be refused is told so early. */
-  async check(who: Asking, rules: AdmissionRules): Promise<Admission> {
+  async check(who: Asker, rules: AdmissionRules): Promise<Admission> {
     return decideAdmission(await figures(this.pool, who, rules.caps), rules);
   }
 
@@ -189,7 +190,7 @@ export class SpendGate {
   }
 }
 
-async function figures(db: Queryable, s: Asking, caps: SpendCaps): Promise<AdmissionFigures> {
+async function figures(db: Queryable, s: Asker, caps: SpendCaps): Promise<AdmissionFigures> {
   const { rows } = await db.query(
     `SELECT
        (SELECT count(*)::int FROM sessions WHERE requester = $1 AND status = ANY($2::text[])) AS active,

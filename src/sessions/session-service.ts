@@ -7,7 +7,7 @@ import type { OutboxIntent } from '../store/outbox-intent.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
-import type { AdmissionRules, Refusal, SessionAdmission } from './admission.js';
+import type { AdmissionRules, Asker, Refusal, SessionAdmission } from './admission.js';
 import type { ResearchBackends } from './research-backends.js';
 
 export interface SessionServiceDeps {
@@ -24,9 +24,6 @@ export interface SessionServiceDeps {
   newSessionId: () => string;
   maxQuestionChars: number;
 }
-
-/** Who asks, and where (a thread takes one research at a time). */
-export type Asker = Pick<NewSession, 'requester' | 'teamId' | 'channelId' | 'threadTs'>;
 
 /** A new research: its record, and either a request for the current backend or a continued checkpoint. */
 export interface Start {

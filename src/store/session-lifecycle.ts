@@ -5,7 +5,8 @@ import { LeaseLostError } from './lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 import { FINISHED, movesTo, RESEARCHING, type SessionStatus } from './session-status.js';
 
-export interface Ending {
+/** What is recorded with a session when it comes to rest. */
+export interface RestingRecord {
   plan?: string;
   report?: FinalReport;
   error?: string;
@@ -116,7 +117,7 @@ export class SessionLifecycle {
   async finish(
     id: string,
     to: 'delivering' | 'done' | 'cancelled' | 'failed',
-    ending: Ending,
+    ending: RestingRecord,
     owner: string | undefined,
     intents: OutboxIntent[] = [],
   ): Promise<void> {
@@ -247,7 +248,7 @@ export class SessionLifecycle {
     options: {
       owner?: string;
       from?: SessionStatus[];
-      ending?: Ending;
+      ending?: RestingRecord;
       intents?: OutboxIntent[];
       /** Back to the queue, due in this many seconds, the lease let go. */
       dueInSeconds?: number;

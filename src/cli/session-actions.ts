@@ -9,7 +9,7 @@ import { sessionById } from './sessions-command.js';
 import type { TerminalLease } from './terminal-lease.js';
 import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal-run.js';
 
-export interface SessionCommandDeps extends TerminalRunDeps {
+export interface SessionActionDeps extends TerminalRunDeps {
   sessions: SessionStore;
   terminals: TerminalLifecycle;
   service: SessionService;
@@ -20,7 +20,7 @@ export interface SessionCommandDeps extends TerminalRunDeps {
 
 /** `deep-research resume ID`: an interrupted session goes on from its checkpoint, in the foreground. */
 export async function resumeCommand(
-  deps: SessionCommandDeps,
+  deps: SessionActionDeps,
   id: string,
   options: RunOptions,
   io: Io,
@@ -62,7 +62,7 @@ export async function resumeCommand(
  * one running elsewhere (another terminal, a worker) is asked to stop and
  * keeps what it found, as [Cancel] does in Slack.
  */
-export async function cancelCommand(deps: SessionCommandDeps, id: string, io: Io): Promise<number> {
+export async function cancelCommand(deps: SessionActionDeps, id: string, io: Io): Promise<number> {
   const row = await sessionById(deps.sessions, id, io);
   if (!row) return 1;
   const short = row.id.slice(0, 8);
@@ -92,7 +92,7 @@ export async function cancelCommand(deps: SessionCommandDeps, id: string, io: Io
 
 /** `deep-research more ID`: Research more, a new session going on from a finished report, in the foreground. */
 export async function moreCommand(
-  deps: SessionCommandDeps,
+  deps: SessionActionDeps,
   id: string,
   options: RunOptions,
   io: Io,
