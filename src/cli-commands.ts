@@ -21,6 +21,7 @@ import { type Config, loadConfig } from './config.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
+import { BACKEND_NAMES } from './ports/research.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { DocumentReader } from './search/read/document-reader.js';
@@ -220,8 +221,8 @@ async function askFromCli(
   io: Io,
   cliLogger: (config: Config) => Logger,
 ): Promise<number> {
-  if (flags.backend !== undefined && !['agents', 'deep-research-api'].includes(flags.backend)) {
-    io.stderr.write(`error: --backend must be agents or deep-research-api (got "${flags.backend}").\n`);
+  if (flags.backend !== undefined && !(BACKEND_NAMES as readonly string[]).includes(flags.backend)) {
+    io.stderr.write(`error: --backend must be ${BACKEND_NAMES.join(' or ')} (got "${flags.backend}").\n`);
     return 2;
   }
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);

@@ -35,6 +35,13 @@ export const flag = z
   .default('false')
   .transform((v) => ['true', '1', 'yes'].includes(v));
 
+/** A variable holding a list: its items, trimmed, empty ones dropped. */
+export const splitList = (separator: string) => (value: string) =>
+  value
+    .split(separator)
+    .map((item) => item.trim())
+    .filter(Boolean);
+
 /** Several settings to fix, as one message: each on its own line, so one run names them all. */
 export function settingsMessage(problems: string[]): string {
   if (problems.length === 1) return problems[0]!;

@@ -3,6 +3,7 @@ import type { CitationCheckSettings } from './engine/settings.js';
 import type { ModelPrice } from './engine/usage.js';
 import type { ReasoningEffort } from './ports/deep-research-api.js';
 import type { ReadLimits } from './ports/document-reading.js';
+import type { BackendName } from './ports/research.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
@@ -34,7 +35,7 @@ export interface Config {
     hostedSearchPer1k: number;
   };
   research: {
-    backend: 'agents' | 'deep-research-api';
+    backend: BackendName;
     deepResearch: {
       model: string;
       effort: ReasoningEffort;

@@ -6,6 +6,7 @@ import {
   positiveInt,
   positiveNumber,
   settingsMessage,
+  splitList,
 } from './config-fields.js';
 import { HINTS } from './config-hints.js';
 import { parseMcpServers } from './config-mcp.js';
@@ -14,6 +15,7 @@ import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
 import { DEFAULT_MODEL_PRICES, HOSTED_SEARCH_PRICE_PER_1K, ModelPrices } from './model-prices.js';
+import { BACKEND_NAMES } from './ports/research.js';
 import { SECRET } from './redact-secrets.js';
 
 const DEFAULT_SUGGESTED_PROMPTS = [
@@ -50,7 +52,7 @@ const schema = z.object({
   }),
   SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(0),
   // The engine's own agents, or tasks on a hosted model with web search (OpenAI: gpt-5.5, high or xhigh effort).
-  RESEARCH_BACKEND: z.enum(['agents', 'deep-research-api']).default('agents'),
+  RESEARCH_BACKEND: z.enum(BACKEND_NAMES).default('agents'),
   DEEP_RESEARCH_MODEL: z.string().trim().min(1).default('gpt-5.5'),
   DEEP_RESEARCH_EFFORT: z.enum(['none', 'low', 'medium', 'high', 'xhigh']).default('high'),
   // Where the Responses API is (OpenAI unless set) and its key (OPENAI_API_KEY unless set).
@@ -129,12 +131,7 @@ const schema = z.object({
   KB_ADMINS: z
     .string()
     .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((id) => id.trim())
-        .filter(Boolean),
-    )
+    .transform(splitList(','))
     .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/))),
   ...READING_FIELDS,
   // MCP servers research may use, as JSON or the path of a JSON file (see config-mcp.ts).
@@ -149,12 +146,7 @@ const schema = z.object({
   SUGGESTED_PROMPTS: z
     .string()
     .default(DEFAULT_SUGGESTED_PROMPTS.join(' | '))
-    .transform((v) =>
-      v
-        .split('|')
-        .map((p) => p.trim())
-        .filter(Boolean),
-    )
+    .transform(splitList('|'))
     .pipe(z.array(z.string().max(500)).min(1).max(4)),
 });
 

@@ -27,8 +27,9 @@ export interface SharedFiles {
   skipped: { name: string; reason: string }[];
 }
 
-/** The ways of researching a session can be run by. */
-export type BackendName = 'agents' | 'deep-research-api';
+/** The ways of researching a session can be run by (RESEARCH_BACKEND, ask --backend): the one list of their names. */
+export const BACKEND_NAMES = ['agents', 'deep-research-api'] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
 
 export interface ResearchRequest {
   question: string;
