@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { resolve } from 'node:path';
+import { BACKEND_CHOICES, backendNamed } from './backends/backend-list.js';
 import { askAboutCommand } from './cli/ask-about-command.js';
 import { askCommand } from './cli/ask-command.js';
 import type { CommandSpec } from './cli/commands.js';
@@ -21,7 +22,6 @@ import { type Config, loadConfig } from './config.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
-import { BACKEND_NAMES } from './ports/research.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
 import { DocumentReader } from './search/read/document-reader.js';
@@ -184,7 +184,7 @@ export async function runCommand(
     }
     case 'doctor': {
       const config = loadConfig(env);
-      return doctorCommand(modelLifecycle(config, { hosted: true }), io, Boolean(flags.json));
+      return doctorCommand(modelLifecycle(config, { allBackends: true }), io, Boolean(flags.json));
     }
     case 'mcp list': {
       const config = loadConfig(env);
@@ -221,8 +221,8 @@ async function askFromCli(
   io: Io,
   cliLogger: (config: Config) => Logger,
 ): Promise<number> {
-  if (flags.backend !== undefined && !(BACKEND_NAMES as readonly string[]).includes(flags.backend)) {
-    io.stderr.write(`error: --backend must be ${BACKEND_NAMES.join(' or ')} (got "${flags.backend}").\n`);
+  if (flags.backend !== undefined && !backendNamed(flags.backend)) {
+    io.stderr.write(`error: --backend must be ${BACKEND_CHOICES} (got "${flags.backend}").\n`);
     return 2;
   }
   const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);

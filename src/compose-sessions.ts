@@ -1,17 +1,14 @@
+import { configuredBackends } from './backends/backend-list.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
 import type { Config } from './config.js';
-import { requireHostedAccess } from './config-requirements.js';
-import { agentsBackend } from './engine/agents-backend.js';
+import { backendMissing, sharedAccess } from './config-requirements.js';
 import { reportQuestions } from './engine/ask/answer-report-question.js';
-import { deepResearchBackend } from './engine/deep-research/deep-research-backend.js';
-import { taskGraphCost } from './engine/deep-research/estimate-tasks.js';
+import { ConfigError } from './engine/errors.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';
 import type { ResponseEndings } from './llm/response-endings.js';
-import { ResponsesApi } from './llm/responses-api.js';
 import type { Metrics } from './metrics/metrics.js';
-import type { DeepResearchApi } from './ports/deep-research-api.js';
 import type { DocumentReading } from './ports/document-reading.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
@@ -69,37 +66,30 @@ export function composeSessions(
   options: RoomOptions,
 ): SessionsRoom {
   const settings = engineSettings(config);
-  const hosted = config.research.backend === 'deep-research-api';
   const models = modelLifecycle(config);
   const reader = new DocumentReader(config.reading);
+  const { current, all } = configuredBackends(config.research);
   let built: Promise<EngineBase> | undefined;
   const engine = () => {
     built ??= (async () => {
-      if (hosted) requireHostedAccess(config);
+      const missing = backendMissing(config);
+      if (missing) throw new ConfigError('missing_env', missing);
       const base = options.engine ?? engineDeps(config, logger, { ...options, models, reader });
-      return withKnowledgeBase(base, store, { searchRequired: !hosted });
+      return withKnowledgeBase(base, store, { searchRequired: !current.plugin.searchesItself });
     })();
     return built;
   };
-  // Both are registered, so a session stays with the backend that started it; RESEARCH_BACKEND picks new ones'.
-  const agents = agentsBackend(engine, settings);
-  const deepResearch = deepResearchBackend(
-    engine,
-    settings,
-    hostedApi(config, logger, models, options.endings),
-    config.research.deepResearch,
-  );
-  const research = hosted
-    ? researchBackends(deepResearch, [agents])
-    : researchBackends(agents, [deepResearch]);
-  const { deepResearch: dr } = config.research;
+  // Every backend is registered, so a session stays with the backend that started it; RESEARCH_BACKEND picks new ones'.
+  const deps = { engine, settings, logger, shared: sharedAccess(config), models, endings: options.endings };
+  const backends = all.map((b) => b.plugin.build(deps, b.settings));
+  const research = researchBackends(backends.find((b) => b.name === current.plugin.name)!, backends);
   // New sessions are estimated from earlier runs of the backend that will research them.
-  const estimate = async (): Promise<Estimate> => {
-    const past = await pastRuns(store.db.pool, research.current.name);
-    return hosted
-      ? estimateRun(settings, past, taskGraphCost(dr.model, dr.maxTasks))
-      : estimateRun(settings, past);
-  };
+  const estimate = async (): Promise<Estimate> =>
+    estimateRun(
+      settings,
+      await pastRuns(store.db.pool, current.plugin.name),
+      current.plugin.costWithoutHistory?.(current.settings),
+    );
   const moments = new SessionMoments(store.sessions, research, logger);
   moments.onSettled(({ settled }) => {
     const check = settled.kind === 'done' ? settled.report.citationCheck : undefined;
@@ -168,35 +158,4 @@ function admissionRules(config: Config, estimate: () => Promise<Estimate>): () =
     caps: config.jobs.spendCaps,
     costUsd: await costUsd(),
   });
-}
-
-/** The Responses API client, made on first use (a process that never runs a hosted task needs no key for it). */
-function hostedApi(
-  config: Config,
-  logger: Logger,
-  models: ModelLifecycle,
-  endings: ResponseEndings | undefined,
-): DeepResearchApi {
-  let api: ResponsesApi | undefined;
-  const client = () => {
-    if (!api) {
-      const access = requireHostedAccess(config);
-      api = new ResponsesApi({
-        ...access,
-        maxRetries: config.openai.maxRetries,
-        timeoutMs: 60_000,
-        logger,
-        refusedModel: (model, cause) => models.refused(model, access, cause),
-        endings,
-      });
-    }
-    return api;
-  };
-  return {
-    create: (request, signal) => client().create(request, signal),
-    retrieve: (id, signal) => client().retrieve(id, signal),
-    cancel: (id) => client().cancel(id),
-    wait: (id, ms, signal) => client().wait(id, ms, signal),
-    notifies: Boolean(endings),
-  };
 }

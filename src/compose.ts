@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
+import { configuredBackends } from './backends/backend-list.js';
 import type { Config } from './config.js';
-import { requireHostedAccess, requireModelAccess, requireResearchSettings } from './config-requirements.js';
+import { requireModelAccess, requireResearchSettings, sharedAccess } from './config-requirements.js';
 import { noResearchTools } from './engine/errors.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import { countTokens } from './llm/count-tokens.js';
+import type { ServerAccess } from './llm/model-catalog.js';
 import { ModelLifecycle, type WatchedModel } from './llm/model-lifecycle.js';
 import { isReasoningModelName } from './llm/model-traits.js';
 import { OpenAiLlm } from './llm/openai-llm.js';
@@ -205,50 +207,46 @@ export async function withKnowledgeBase(
 
 /**
  * The models the settings name, each with the variable that sets it and its
- * server: the research models on OPENAI_BASE_URL, and the hosted model when
- * the deep-research backend researches (`hosted`, or RESEARCH_BACKEND).
+ * server: the research models on OPENAI_BASE_URL, and the hosted models of
+ * the backend that researches (of every backend: `allBackends`, for doctor).
  * A server the settings give no access to is left out (its check says so).
  */
-export function watchedModels(
-  config: Config,
-  { hosted = config.research.backend === 'deep-research-api' } = {},
-): WatchedModel[] {
+export function watchedModels(config: Config, { allBackends = false } = {}): WatchedModel[] {
   const watched: WatchedModel[] = [];
-  const add = (
-    variable: string,
-    model: string,
-    access: () => { apiKey: string; baseURL?: string },
-    addressVariable: string,
-  ) => {
+  const add = (variable: string, model: string, server: ServerAccess, addressVariable: string) => {
     if (watched.some((w) => w.variable === variable && w.model === model)) return;
-    try {
-      watched.push({
-        variable,
-        model,
-        server: access(),
-        addressVariable,
-        priceSource: priceSource(model, config.prices.overrides),
-      });
-    } catch {
-      // No key for this server: research with it is refused before it starts, with its own sentence.
-    }
+    watched.push({
+      variable,
+      model,
+      server,
+      addressVariable,
+      priceSource: priceSource(model, config.prices.overrides),
+    });
   };
-  for (const role of ['orchestrator', 'agent', 'report'] as const)
-    add(config.models.setBy[role], config.models[role], () => requireModelAccess(config), 'OPENAI_BASE_URL');
-  if (hosted)
-    add(
-      'DEEP_RESEARCH_MODEL',
-      config.research.deepResearch.model,
-      () => requireHostedAccess(config),
-      'DEEP_RESEARCH_BASE_URL',
-    );
+  const research = attempt(() => requireModelAccess(config));
+  if (research)
+    for (const role of ['orchestrator', 'agent', 'report'] as const)
+      add(config.models.setBy[role], config.models[role], research, 'OPENAI_BASE_URL');
+  // No key for a server: research with it is refused before it starts, with its own sentence.
+  const { current, all } = configuredBackends(config.research);
+  for (const { plugin, settings } of allBackends ? all : [current])
+    for (const m of plugin.models?.(settings, sharedAccess(config)) ?? [])
+      add(m.variable, m.model, m.server, m.addressVariable);
   return watched;
+}
+
+function attempt<T>(access: () => T): T | undefined {
+  try {
+    return access();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The lifecycle watch of the configured models (one per process: the model lists are cached in it). */
 export function modelLifecycle(
   config: Config,
-  options: { hosted?: boolean; fetch?: typeof fetch } = {},
+  options: { allBackends?: boolean; fetch?: typeof fetch } = {},
 ): ModelLifecycle {
   return new ModelLifecycle(watchedModels(config, options), { fetch: options.fetch });
 }

@@ -1,3 +1,5 @@
+import { configuredBackends } from './backends/backend-list.js';
+import type { SharedAccess } from './backends/backend-plugin.js';
 import { settingsMessage } from './config-fields.js';
 import type { Config } from './config-shape.js';
 import { ConfigError } from './engine/errors.js';
@@ -6,13 +8,13 @@ import { searchKeyProblem } from './search/web/create-web-search.js';
 /**
  * Everything research needs from the settings, checked at once before a
  * session starts: the model server, the search provider's key, the hosted
- * backend's key when it researches.
+ * backend's own settings (a hosted backend's key) when it researches.
  */
 export function requireResearchSettings(config: Config): void {
   const problems = [
     attempt(() => requireModelAccess(config)),
     searchKeyProblem(config.search),
-    config.research.backend === 'deep-research-api' ? attempt(() => requireHostedAccess(config)) : undefined,
+    backendMissing(config),
   ].filter((p): p is string => Boolean(p));
   if (problems.length) throw new ConfigError('missing_env', settingsMessage(problems));
 }
@@ -38,16 +40,19 @@ export function requireModelAccess(config: Config): { apiKey: string; baseURL?: 
   );
 }
 
-/** The hosted deep-research API's address and key (RESEARCH_BACKEND=deep-research-api). */
-export function requireHostedAccess(config: Config): { apiKey: string; baseURL?: string } {
-  const { deepResearch } = config.research;
-  const apiKey = deepResearch.apiKey ?? config.openai.apiKey;
-  if (!apiKey)
-    throw new ConfigError(
-      'missing_env',
-      'The deep-research backend needs an OpenAI API key: set DEEP_RESEARCH_API_KEY (or OPENAI_API_KEY).',
-    );
-  return { apiKey, baseURL: deepResearch.baseURL };
+/** What the backend that researches new sessions lacks (its key), as one sentence, or undefined. */
+export function backendMissing(config: Config): string | undefined {
+  const { current } = configuredBackends(config.research);
+  return current.plugin.missing?.(current.settings, sharedAccess(config));
+}
+
+/** The shared model server's settings, which a backend may fall back on (OPENAI_API_KEY). */
+export function sharedAccess(config: Config): SharedAccess {
+  return {
+    apiKey: config.openai.apiKey,
+    baseURL: config.openai.baseURL,
+    maxRetries: config.openai.maxRetries,
+  };
 }
 
 /** What `serve` needs: a bot token, and a signing secret unless Socket Mode is on. */

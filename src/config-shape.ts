@@ -1,9 +1,8 @@
+import type { BackendName, BackendSettings } from './backends/backend-list.js';
 import type { McpServerConfig } from './config-mcp.js';
 import type { CitationCheckSettings } from './engine/settings.js';
 import type { ModelPrice } from './engine/usage.js';
-import type { ReasoningEffort } from './ports/deep-research-api.js';
 import type { ReadLimits } from './ports/document-reading.js';
-import type { BackendName } from './ports/research.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
@@ -13,6 +12,8 @@ export interface Config {
   openai: {
     apiKey?: string;
     baseURL?: string;
+    /** Verifies OpenAI's webhooks; with it, a hosted request's end wakes its task instead of the next poll. */
+    webhookSecret?: string;
     maxRetries: number;
     timeoutMs: number;
     firstTokenMs: number;
@@ -36,20 +37,8 @@ export interface Config {
   };
   research: {
     backend: BackendName;
-    deepResearch: {
-      model: string;
-      effort: ReasoningEffort;
-      /** Verifies OpenAI's webhooks; with it, a request's end wakes its task instead of the next poll. */
-      webhookSecret?: string;
-      baseURL?: string;
-      apiKey?: string;
-      maxTasks: number;
-      /** A task still running after this long is cancelled and reported as failed. */
-      taskTimeMs: number;
-      /** The first wait between polls of a running task (backing off to 30 s). */
-      pollMs: number;
-      maxToolCalls?: number;
-    };
+    /** Each backend's own settings, by name (its folder reads them). */
+    settings: BackendSettings;
   };
   limits: {
     maxParallelAgents: number;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import {
+  BACKEND_ENV,
+  BACKEND_HINTS,
+  BACKEND_NAMES,
+  BACKEND_PRICES,
+  backendNamed,
+  readBackendSettings,
+} from './backends/backend-list.js';
+import {
   flag,
   optionalText,
   optionalUrl,
@@ -15,7 +23,6 @@ import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
 import { ConfigError } from './engine/errors.js';
 import { DEFAULT_MODEL_PRICES, HOSTED_SEARCH_PRICE_PER_1K, ModelPrices } from './model-prices.js';
-import { BACKEND_NAMES } from './ports/research.js';
 import { SECRET } from './redact-secrets.js';
 
 const DEFAULT_SUGGESTED_PROMPTS = [
@@ -51,26 +58,17 @@ const schema = z.object({
     }
   }),
   SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(0),
-  // The engine's own agents, or tasks on a hosted model with web search (OpenAI: gpt-5.5, high or xhigh effort).
+  // Which backend researches new sessions (backends/backend-list.ts lists them; each adds its own variables).
   RESEARCH_BACKEND: z.enum(BACKEND_NAMES).default('agents'),
-  DEEP_RESEARCH_MODEL: z.string().trim().min(1).default('gpt-5.5'),
-  DEEP_RESEARCH_EFFORT: z.enum(['none', 'low', 'medium', 'high', 'xhigh']).default('high'),
-  // Where the Responses API is (OpenAI unless set) and its key (OPENAI_API_KEY unless set).
-  DEEP_RESEARCH_BASE_URL: optionalUrl,
-  DEEP_RESEARCH_API_KEY: optionalText,
-  MAX_TASKS: z.coerce.number().int().min(2).max(6).default(6),
-  DEEP_RESEARCH_TASK_MINUTES: positiveNumber.default(30),
-  DEEP_RESEARCH_POLL_SECONDS: positiveNumber.default(5),
-  // Caps the hosted model's searches and page reads per task (cost); unset: the model decides.
-  DEEP_RESEARCH_MAX_TOOL_CALLS: positiveInt.optional(),
-  // USD per 1,000 hosted web-search calls (the price OpenAI lists for its web search tool).
-  HOSTED_SEARCH_PRICE_PER_1K: z.coerce.number().min(0).default(HOSTED_SEARCH_PRICE_PER_1K),
+  // USD per 1,000 searches a hosted backend makes; unset: the price its provider lists (OpenAI $10, Google $14).
+  HOSTED_SEARCH_PRICE_PER_1K: z.coerce.number().min(0).optional(),
   // OpenAI's webhook signing secret (whsec_…): hosted tasks wake on response.* webhooks at /openai/webhooks.
   OPENAI_WEBHOOK_SECRET: optionalText,
+  ...BACKEND_ENV,
   MAX_PARALLEL_AGENTS: z.coerce.number().int().min(1).max(10).default(3),
   MAX_CYCLES: positiveInt.optional(),
   MAX_AGENT_CYCLES: positiveInt.default(8),
-  // Unset: 20, or 60 with the deep-research backend (hosted tasks take minutes each).
+  // Unset: the researching backend's own (20 for the agents, 60 for hosted backends, whose tasks take minutes).
   TIME_BUDGET_MINUTES: positiveNumber.optional(),
   AGENT_TIME_BUDGET_MINUTES: positiveNumber.default(12),
   TOKEN_BUDGET: positiveInt.default(2_000_000),
@@ -168,16 +166,19 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       const name = String(issue.path[0]) as keyof typeof schema.shape;
       if (named.has(name)) continue;
       const got = env[name] === undefined || SECRET.test(name) ? '' : ` (got "${env[name]}")`;
-      const hint = HINTS[name] ?? `set it to a valid value or unset it to use the default`;
+      const hint =
+        HINTS[name] ?? BACKEND_HINTS[name] ?? `set it to a valid value or unset it to use the default`;
       named.set(name, `${name} is invalid${got}: ${issue.message}; ${hint}.`);
     }
     throw new ConfigError('invalid_env', settingsMessage([...named.values()]));
   }
   const e = parsed.data;
+  const backend = backendNamed(e.RESEARCH_BACKEND)!;
   const config: Config = {
     openai: {
       apiKey: e.OPENAI_API_KEY,
       baseURL: e.OPENAI_BASE_URL,
+      webhookSecret: e.OPENAI_WEBHOOK_SECRET,
       maxRetries: e.LLM_MAX_RETRIES,
       timeoutMs: e.LLM_TIMEOUT_SECONDS * 1000,
       firstTokenMs: e.LLM_FIRST_TOKEN_SECONDS * 1000,
@@ -196,31 +197,18 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       },
     },
     prices: {
-      models: { ...DEFAULT_MODEL_PRICES, ...e.MODEL_PRICES },
+      models: { ...DEFAULT_MODEL_PRICES, ...BACKEND_PRICES, ...e.MODEL_PRICES },
       overrides: e.MODEL_PRICES,
       searchPer1k: e.SEARCH_PRICE_PER_1K,
-      hostedSearchPer1k: e.HOSTED_SEARCH_PRICE_PER_1K,
+      hostedSearchPer1k:
+        e.HOSTED_SEARCH_PRICE_PER_1K ?? backend.searchPricePer1k ?? HOSTED_SEARCH_PRICE_PER_1K,
     },
-    research: {
-      backend: e.RESEARCH_BACKEND,
-      deepResearch: {
-        model: e.DEEP_RESEARCH_MODEL,
-        effort: e.DEEP_RESEARCH_EFFORT,
-        webhookSecret: e.OPENAI_WEBHOOK_SECRET,
-        baseURL: e.DEEP_RESEARCH_BASE_URL,
-        apiKey: e.DEEP_RESEARCH_API_KEY,
-        maxTasks: e.MAX_TASKS,
-        taskTimeMs: e.DEEP_RESEARCH_TASK_MINUTES * 60_000,
-        pollMs: e.DEEP_RESEARCH_POLL_SECONDS * 1000,
-        maxToolCalls: e.DEEP_RESEARCH_MAX_TOOL_CALLS,
-      },
-    },
+    research: { backend: e.RESEARCH_BACKEND, settings: readBackendSettings(e) },
     limits: {
       maxParallelAgents: e.MAX_PARALLEL_AGENTS,
       maxCycles: e.MAX_CYCLES ?? null,
       maxAgentCycles: e.MAX_AGENT_CYCLES,
-      timeBudgetMs:
-        (e.TIME_BUDGET_MINUTES ?? (e.RESEARCH_BACKEND === 'deep-research-api' ? 60 : 20)) * 60_000,
+      timeBudgetMs: (e.TIME_BUDGET_MINUTES ?? backend.timeBudgetMinutes) * 60_000,
       agentTimeBudgetMs: e.AGENT_TIME_BUDGET_MINUTES * 60_000,
       tokenBudget: e.TOKEN_BUDGET,
       toolCallBudget: e.TOOL_CALL_BUDGET,

@@ -68,8 +68,7 @@ export async function runService(
   if (!store) return 0;
   try {
     // With a webhook secret, hosted requests' ends wake their tasks: received by `serve`, heard by workers on Postgres.
-    const hearsEndings =
-      config.research.deepResearch.webhookSecret && (options.mode === 'serve' || !store.db.embedded);
+    const hearsEndings = config.openai.webhookSecret && (options.mode === 'serve' || !store.db.embedded);
     const endings = hearsEndings ? new ResponseEndings() : undefined;
     const room = composeSessions(config, logger, store, {
       engine: options.engine,

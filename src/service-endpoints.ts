@@ -21,7 +21,7 @@ export function webhookRoute(
   endings: ResponseEndings | undefined,
   logger: Logger,
 ): Webhook | undefined {
-  const secret = config.research.deepResearch.webhookSecret;
+  const secret = config.openai.webhookSecret;
   if (!secret || !endings) return undefined;
   return openAiWebhookRoute({
     secret,

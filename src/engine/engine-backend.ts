@@ -1,6 +1,5 @@
 import type { FinalReport } from '../ports/report.js';
 import type {
-  BackendName,
   Checkpoint,
   ResearchBackend,
   ResearchOutcome,
@@ -21,7 +20,7 @@ import type { EngineSettings } from './settings.js';
  * session does not.
  */
 export function engineBackend(
-  name: BackendName,
+  name: string,
   method: ResearchMethod,
   engine: () => Promise<EngineBase>,
   settings: EngineSettings,

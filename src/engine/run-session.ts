@@ -1,4 +1,3 @@
-import type { BackendName } from '../ports/research.js';
 import { noResearchTools, ProviderError } from './errors.js';
 import { clarify } from './phases/clarify.js';
 import { cancelledReport, writeFinalReport } from './phases/final-report.js';
@@ -41,11 +40,7 @@ export const AGENTS: ResearchMethod = {
   research: orchestrate,
 };
 
-export function newSession(
-  sessionId: string,
-  request: ResearchRequest,
-  backend: BackendName = 'agents',
-): SessionState {
+export function newSession(sessionId: string, request: ResearchRequest, backend = 'agents'): SessionState {
   return {
     version: STATE_VERSION,
     backend,

@@ -8,10 +8,10 @@
  */
 import type { ChatMessage } from '../ports/llm.js';
 import type { FinalReport, Source, StopReason } from '../ports/report.js';
-import type { BackendName, Phase, ResearchRequest, Usage } from '../ports/research.js';
+import type { Phase, ResearchRequest, Usage } from '../ports/research.js';
 
 export type { FinalReport, PartialReason, Source, StopReason } from '../ports/report.js';
-export type { BackendName, Phase, ResearchRequest } from '../ports/research.js';
+export type { Phase, ResearchRequest } from '../ports/research.js';
 
 export const STATE_VERSION = 1;
 
@@ -54,7 +54,7 @@ export interface ResearchTask {
 export interface SessionState {
   version: typeof STATE_VERSION;
   /** Which research backend wrote this checkpoint (absent in checkpoints written before it was recorded). */
-  backend: BackendName;
+  backend: string;
   sessionId: string;
   request: ResearchRequest;
   phase: Phase;

@@ -27,10 +27,6 @@ export interface SharedFiles {
   skipped: { name: string; reason: string }[];
 }
 
-/** The ways of researching a session can be run by (RESEARCH_BACKEND, ask --backend): the one list of their names. */
-export const BACKEND_NAMES = ['agents', 'deep-research-api'] as const;
-export type BackendName = (typeof BACKEND_NAMES)[number];
-
 export interface ResearchRequest {
   question: string;
   /** The previous question, plan and report when this is a follow-up in the same thread. */
@@ -55,7 +51,8 @@ export interface ResearchRequest {
  * it as JSON and knows only whose it is).
  */
 export interface Checkpoint {
-  readonly backend: BackendName;
+  /** The backend that wrote it (backends/backend-list.ts names them). */
+  readonly backend: string;
   readonly sessionId: string;
 }
 
@@ -64,7 +61,7 @@ export type Phase = 'clarify' | 'plan' | 'review' | 'research' | 'report' | 'don
 
 /** What a person and the surfaces they use may know of a session, whichever backend researches it. */
 export interface SessionView {
-  backend: BackendName;
+  backend: string;
   question: string;
   clarification: { questions: string; answer: string | null } | null;
   plan: string | null;
@@ -180,7 +177,7 @@ export interface ResearchRun {
  * them to start, answer, edit or continue a session without running it.
  */
 export interface ResearchBackend {
-  readonly name: BackendName;
+  readonly name: string;
   /** A new session's first checkpoint. */
   begin(sessionId: string, request: ResearchRequest): Checkpoint;
   /** The requester answered the questions (or chose to start without answering: `null`). */

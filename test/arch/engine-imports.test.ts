@@ -65,22 +65,24 @@ describe('architecture', () => {
       'src/engine/run-session.ts',
       'src/engine/session-context.ts',
       'src/engine/settings.ts',
-      'src/engine/agents-backend.ts',
+      'src/backends/agents/agents-backend.ts',
       'src/engine/engine-backend.ts',
-      'src/engine/deep-research/deep-research-backend.ts',
+      'src/backends/deep-research-api/deep-research-backend.ts',
     ];
     const offenders = importsOf(['src/slack', 'src/cli']).filter(({ target }) => internals.includes(target));
     expect(offenders.map(({ file, target }) => `${file} imports ${target}`)).toEqual([]);
   });
 
-  it('runs research only through the port: the loop is the agents backend, chosen by the composition root alone', () => {
+  it('runs research only through the port: the engine loop only in backends, a backend only through the one list', () => {
     const offenders = importsOf(['src'])
       .filter(
         ({ file, target }) =>
-          (target === 'src/engine/run-session.ts' && !file.startsWith('src/engine/')) ||
-          ((target === 'src/engine/agents-backend.ts' ||
-            target === 'src/engine/deep-research/deep-research-backend.ts') &&
-            !file.startsWith('src/compose')),
+          (target === 'src/engine/run-session.ts' &&
+            !file.startsWith('src/engine/') &&
+            !file.startsWith('src/backends/')) ||
+          (/^src\/backends\/[^/]+\//.test(target) &&
+            !file.startsWith(target.split('/').slice(0, 3).join('/')) &&
+            file !== 'src/backends/backend-list.ts'),
       )
       .map(({ file, target }) => `${file} imports ${target}`);
     expect(offenders).toEqual([]);

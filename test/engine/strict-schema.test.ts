@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PLAN_ANSWER, PLAN_SCHEMA } from '../../src/engine/deep-research/task-graph.js';
+import { PLAN_ANSWER, PLAN_SCHEMA } from '../../src/backends/deep-research-api/task-graph.js';
 import { strictJsonSchema } from '../../src/engine/strict-schema.js';
 
 describe('the JSON Schema of a strict model answer', () => {

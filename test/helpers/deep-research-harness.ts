@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { agentsBackend } from '../../src/engine/agents-backend.js';
-import { deepResearchBackend } from '../../src/engine/deep-research/deep-research-backend.js';
+import { agentsBackend } from '../../src/backends/agents/agents-backend.js';
+import { deepResearchBackend } from '../../src/backends/deep-research-api/deep-research-backend.js';
 import { newSession } from '../../src/engine/run-session.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
 import { ResponsesApi } from '../../src/llm/responses-api.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { agentsBackend } from '../../src/engine/agents-backend.js';
+import { agentsBackend } from '../../src/backends/agents/agents-backend.js';
 import type { EngineBase } from '../../src/engine/session-context.js';
 import type { SessionState } from '../../src/engine/session-state.js';
 import type { EngineSettings } from '../../src/engine/settings.js';

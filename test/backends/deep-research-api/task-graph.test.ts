@@ -4,7 +4,7 @@ import {
   planText,
   tasksFromPlan,
   toTasks,
-} from '../../../src/engine/deep-research/task-graph.js';
+} from '../../../src/backends/deep-research-api/task-graph.js';
 
 const task = (id: string, priority: number, depends_on: string[] = []) => ({
   id,

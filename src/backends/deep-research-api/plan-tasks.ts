@@ -1,8 +1,8 @@
+import { ModelOutputError } from '../../engine/errors.js';
+import { readJsonAnswer } from '../../engine/json-answer.js';
+import { researchRequestText } from '../../engine/phases/research-request.js';
+import { callModel, currentDate, deadlineOf, type SessionContext } from '../../engine/session-context.js';
 import type { ChatMessage } from '../../ports/llm.js';
-import { ModelOutputError } from '../errors.js';
-import { readJsonAnswer } from '../json-answer.js';
-import { researchRequestText } from '../phases/research-request.js';
-import { callModel, currentDate, deadlineOf, type SessionContext } from '../session-context.js';
 import { graphProblem, PLAN_ANSWER, PLAN_SCHEMA, type PlanAnswer, planText, toTasks } from './task-graph.js';
 
 /**

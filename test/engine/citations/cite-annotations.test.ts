@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citeAnnotations } from '../../../src/engine/deep-research/cite-annotations.js';
+import { citeAnnotations } from '../../../src/engine/citations/cite-annotations.js';
 import { createSourceRegistry } from '../../../src/engine/sources/source-registry.js';
 import type { Source } from '../../../src/ports/report.js';
 

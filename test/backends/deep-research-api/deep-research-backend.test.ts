@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deepResearchBackend } from '../../../src/engine/deep-research/deep-research-backend.js';
+import { deepResearchBackend } from '../../../src/backends/deep-research-api/deep-research-backend.js';
 import type { SessionState } from '../../../src/engine/session-state.js';
 import { countTokens } from '../../../src/llm/count-tokens.js';
 import { ResponsesApi } from '../../../src/llm/responses-api.js';

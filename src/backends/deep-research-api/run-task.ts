@@ -1,13 +1,13 @@
+import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
+import { ConfigError } from '../../engine/errors.js';
+import { researchRequestText } from '../../engine/phases/research-request.js';
+import { callModel, currentDate, type SessionContext } from '../../engine/session-context.js';
+import { noteFailure, noteWorked } from '../../engine/session-failures.js';
+import type { ResearchTask } from '../../engine/session-state.js';
+import { keepSource } from '../../engine/sources/keep-source.js';
+import { errorText } from '../../engine/tools/tool-result.js';
+import { addModelUsage } from '../../engine/usage.js';
 import type { DeepResearchApi, HostedResponse, ReasoningEffort } from '../../ports/deep-research-api.js';
-import { ConfigError } from '../errors.js';
-import { researchRequestText } from '../phases/research-request.js';
-import { callModel, currentDate, type SessionContext } from '../session-context.js';
-import { noteFailure, noteWorked } from '../session-failures.js';
-import type { ResearchTask } from '../session-state.js';
-import { keepSource } from '../sources/keep-source.js';
-import { errorText } from '../tools/tool-result.js';
-import { addModelUsage } from '../usage.js';
-import { citeAnnotations } from './cite-annotations.js';
 
 export interface DeepResearchSettings {
   model: string;

@@ -1,11 +1,11 @@
+import { engineBackend } from '../../engine/engine-backend.js';
+import { continueResearch, type ResearchMethod } from '../../engine/run-session.js';
+import type { EngineBase } from '../../engine/session-context.js';
+import type { SessionState } from '../../engine/session-state.js';
+import type { EngineSettings } from '../../engine/settings.js';
 import type { DeepResearchApi } from '../../ports/deep-research-api.js';
 import type { FinalReport } from '../../ports/report.js';
 import type { ResearchBackend } from '../../ports/research.js';
-import { engineBackend } from '../engine-backend.js';
-import { continueResearch, type ResearchMethod } from '../run-session.js';
-import type { EngineBase } from '../session-context.js';
-import type { SessionState } from '../session-state.js';
-import type { EngineSettings } from '../settings.js';
 import { planTasks } from './plan-tasks.js';
 import type { DeepResearchSettings } from './run-task.js';
 import { runTasks } from './run-tasks.js';

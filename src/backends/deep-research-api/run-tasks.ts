@@ -1,8 +1,8 @@
+import { firstStop, type LoopView, researchLimits } from '../../engine/loop/stop-rules.js';
+import { applySteering } from '../../engine/phases/steering.js';
+import { researchEndOf, type SessionContext } from '../../engine/session-context.js';
+import type { ResearchTask, StopReason } from '../../engine/session-state.js';
 import type { DeepResearchApi } from '../../ports/deep-research-api.js';
-import { firstStop, type LoopView, researchLimits } from '../loop/stop-rules.js';
-import { applySteering } from '../phases/steering.js';
-import { researchEndOf, type SessionContext } from '../session-context.js';
-import type { ResearchTask, StopReason } from '../session-state.js';
 import { type DeepResearchSettings, runTask } from './run-task.js';
 import { planText, tasksFromPlan } from './task-graph.js';
 
