@@ -31,6 +31,12 @@ export interface ResearchMethod {
   searchesItself?: boolean;
   plan(ctx: SessionContext): Promise<{ kind: 'plan'; plan: string } | { kind: 'ask'; questions: string }>;
   research(ctx: SessionContext): Promise<'report' | 'cancelled'>;
+  /**
+   * The report as the backend's own agent wrote it (its citations already the
+   * session's numbers), checked and finished like one the report model writes;
+   * unset or null: the report model writes it from the findings.
+   */
+  report?(ctx: SessionContext): string | null;
 }
 
 /** The engine's own: a written plan, then the orchestrator dispatching research agents. */
@@ -183,7 +189,7 @@ async function advance(ctx: SessionContext, method: ResearchMethod): Promise<Ses
   }
   if (state.phase === 'report') {
     deps.emit({ type: 'phase', phase: 'report' });
-    const report = await writeFinalReport(ctx);
+    const report = await writeFinalReport(ctx, method.report?.(ctx) ?? null);
     if (report === 'cancelled') return cancelled(ctx);
     state.report = report;
     state.phase = 'done';

@@ -79,6 +79,11 @@ export interface SessionState {
   /** Tool servers (MCP) whose calls failed during research, with the last failure: named in the report. */
   serverFailures?: Record<string, string>;
   agents: AgentRecord[];
+  /**
+   * What the backend researching the session keeps beyond this skeleton (a
+   * hosted agent's request ids): its own JSON, opaque to the engine.
+   */
+  backendState?: unknown;
   /** The task graph, for a session the deep-research backend researches. */
   tasks?: ResearchTask[];
   /** The report's version: 2 and up after [Research more] (absent: 1). */

@@ -26,14 +26,20 @@ const PARTIAL_WHY: Record<PartialReason, string> = {
  * Writes the final report from the agents' findings with the plan as a guide,
  * by rolling synthesis when the findings exceed the report model's input
  * budget. If the model fails or time runs out, the findings themselves become
- * the report, so what was gathered is never lost.
+ * the report, so what was gathered is never lost. A backend whose own agent
+ * wrote the report (`written`) has it checked and finished the same way.
  */
-export async function writeFinalReport(ctx: SessionContext): Promise<FinalReport | 'cancelled'> {
+export async function writeFinalReport(
+  ctx: SessionContext,
+  written: string | null = null,
+): Promise<FinalReport | 'cancelled'> {
   const { state } = ctx;
   const findings = extractFindings(state);
   let partial: PartialReason | null = state.stopReason;
   let markdown: string;
-  if (findings.length === 0) {
+  if (written !== null) {
+    markdown = written;
+  } else if (findings.length === 0) {
     markdown = nothingFound(ctx);
   } else {
     const written = await synthesize(ctx, findings);
