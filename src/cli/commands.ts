@@ -65,7 +65,7 @@ export const COMMANDS: CommandSpec[] = [
       backend: {
         type: 'string',
         value: 'NAME',
-        help: 'agents or deep-research-api: research this question that way (RESEARCH_BACKEND)',
+        help: 'research this question with that backend (a RESEARCH_BACKEND value; a wrong one is answered with the list)',
       },
       background: { type: 'boolean', help: 'queue the question for the workers and return at once' },
       about: { type: 'string', value: 'ID', help: 'ask the finished report of session ID instead' },
