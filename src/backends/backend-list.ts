@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { agents } from './agents/agents-backend.js';
 import type { BackendModelPrice, BackendPlugin } from './backend-plugin.js';
 import { deepResearchApi } from './deep-research-api/deep-research-api.js';
+import { geminiDeepResearch } from './gemini-deep-research/gemini-deep-research.js';
 
 /**
  * Every research backend, the default first: the one list. RESEARCH_BACKEND
@@ -9,7 +10,7 @@ import { deepResearchApi } from './deep-research-api/deep-research-api.js';
  * so a stored session is resumed, viewed and continued by the backend that
  * wrote its checkpoint.
  */
-export const BACKENDS = [agents, deepResearchApi] as const;
+export const BACKENDS = [agents, deepResearchApi, geminiDeepResearch] as const;
 
 type Backend = (typeof BACKENDS)[number];
 export type BackendName = Backend['name'];

@@ -120,6 +120,8 @@ describe('deep-research ask --backend deep-research-api', () => {
   it('refuses an unknown backend in one line, before anything runs', async () => {
     const streams = io();
     expect(await runCli(['ask', '--backend', 'magic', 'Q?'], env, streams)).toBe(2);
-    expect(streams.err.text).toBe('error: --backend must be agents or deep-research-api (got "magic").\n');
+    expect(streams.err.text).toBe(
+      'error: --backend must be agents, deep-research-api or gemini-deep-research (got "magic").\n',
+    );
   });
 });
