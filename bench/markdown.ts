@@ -1,4 +1,4 @@
-// Markdown reading cost: the shared parser (src/engine/markdown) on a realistic report and on hostile
+// Markdown reading cost: the shared parser (src/ports/markdown) on a realistic report and on hostile
 // inputs at three sizes; a ratio near 2 per doubling means linear.   npm run bench:markdown
 import { renumberCitations } from '../src/engine/citations/renumber-citations.js';
 import { markdownToMrkdwn } from '../src/slack/render/mrkdwn.js';

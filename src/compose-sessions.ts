@@ -3,13 +3,13 @@ import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from '.
 import type { Config } from './config.js';
 import { backendMissing, sharedAccess } from './config-requirements.js';
 import { reportQuestions } from './engine/ask/answer-report-question.js';
-import { ConfigError } from './engine/errors.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';
 import type { ResponseEndings } from './llm/response-endings.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { DocumentReading } from './ports/document-reading.js';
+import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from './engine/errors.js';
+import { ConfigError } from './ports/errors.js';
 
 /** One MCP server research may use: streamable HTTP (`url`, `headers`) or a command (stdio), and its allowed tools. */
 export interface McpServerConfig {

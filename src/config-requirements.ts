@@ -2,7 +2,7 @@ import { configuredBackends } from './backends/backend-list.js';
 import type { SharedAccess } from './backends/backend-plugin.js';
 import { settingsMessage } from './config-fields.js';
 import type { Config } from './config-shape.js';
-import { ConfigError } from './engine/errors.js';
+import { ConfigError } from './ports/errors.js';
 import { searchKeyProblem } from './search/web/create-web-search.js';
 
 /**

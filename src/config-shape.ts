@@ -1,8 +1,8 @@
 import type { BackendName, BackendSettings } from './backends/backend-list.js';
 import type { McpServerConfig } from './config-mcp.js';
 import type { CitationCheckSettings } from './engine/settings.js';
-import type { ModelPrice } from './engine/usage.js';
 import type { ReadLimits } from './ports/document-reading.js';
+import type { ModelPrice } from './ports/usage.js';
 import type { SpendCaps } from './sessions/spend-caps.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */

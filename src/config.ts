@@ -21,8 +21,8 @@ import { parseMcpServers } from './config-mcp.js';
 import { READING_FIELDS, readLimits } from './config-reading.js';
 import type { Config, SearchProviderName } from './config-shape.js';
 import { defaultDataDir } from './data-dir.js';
-import { ConfigError } from './engine/errors.js';
 import { DEFAULT_MODEL_PRICES, HOSTED_SEARCH_PRICE_PER_1K, ModelPrices } from './model-prices.js';
+import { ConfigError } from './ports/errors.js';
 import { SECRET } from './redact-secrets.js';
 
 const DEFAULT_SUGGESTED_PROMPTS = [

@@ -5,10 +5,10 @@ import { Interruption } from './cli/terminal-lease.js';
 import { terminalLogger } from './cli/terminal-logger.js';
 import { runCommand } from './cli-commands.js';
 import type { Config } from './config.js';
-import { AppError, describeError } from './engine/errors.js';
 import { withEnvFile } from './env-file.js';
 import { currentSessionId } from './jobs/session-scope.js';
 import { createLogger } from './logger.js';
+import { AppError, describeError } from './ports/errors.js';
 import { secretsOf } from './redact-secrets.js';
 
 /** Parses the command line and runs one command; returns the exit code. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ModelPrice, priceKey } from './engine/usage.js';
+import { type ModelPrice, priceKey } from './ports/usage.js';
 
 /**
  * USD per million tokens (standard tier, context under 270k), for the cost in

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { requireModelAccess } from '../src/config-requirements.js';
-import { ConfigError } from '../src/engine/errors.js';
+import { ConfigError } from '../src/ports/errors.js';
 
 describe('loadConfig', () => {
   it('applies the reference defaults', () => {

@@ -1,4 +1,4 @@
-import { sourceLabel } from '../engine/report-markdown.js';
+import { sourceLabel } from '../ports/report-markdown.js';
 import { ReportAsking } from '../sessions/report-asking.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';

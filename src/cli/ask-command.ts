@@ -1,6 +1,6 @@
-import { questionRefusal } from '../engine/question-refusal.js';
 import type { ResearchBackend, SharedFiles } from '../ports/research.js';
 import type { SourceTexts } from '../ports/source-texts.js';
+import { questionRefusal } from '../sessions/question-refusal.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';

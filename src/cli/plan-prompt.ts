@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { checkEditedPlan } from '../engine/edited-plan.js';
+import { checkEditedPlan } from '../sessions/edited-plan.js';
 import type { Io } from './io.js';
 
 export type PlanDecision = { kind: 'start'; plan?: string } | { kind: 'cancel' };

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
-import { escapeMarkdown, reportDocument, sourceLabel } from '../engine/report-markdown.js';
 import type { FinalReport } from '../ports/report.js';
+import { escapeMarkdown, reportDocument, sourceLabel } from '../ports/report-markdown.js';
 import type { Io } from './io.js';
 import { showPaged } from './pager.js';
 import { renderForTerminal } from './terminal-markdown.js';

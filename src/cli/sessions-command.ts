@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { citationFigures, reportDocument, usageFooter } from '../engine/report-markdown.js';
-import { cachedShare, totalTokens, type Usage } from '../engine/usage.js';
+import { citationFigures, reportDocument, usageFooter } from '../ports/report-markdown.js';
 import type { SessionView } from '../ports/research.js';
+import { cachedShare, totalTokens, type Usage } from '../ports/usage.js';
 import type { StoredAnswer } from '../store/answer-store.js';
 import type { OutboxRow } from '../store/outbox-store.js';
 import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';

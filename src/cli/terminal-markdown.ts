@@ -1,6 +1,6 @@
 import { stripVTControlCharacters, styleText } from 'node:util';
 import type { ListItem, Nodes, PhrasingContent, Table } from 'mdast';
-import { definitionsOf, readMarkdown } from '../engine/markdown/read-markdown.js';
+import { definitionsOf, readMarkdown } from '../ports/markdown/read-markdown.js';
 
 type Style = Parameters<typeof styleText>[0];
 

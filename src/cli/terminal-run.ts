@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { describeError } from '../engine/errors.js';
-import { reportDocument, usageFooter } from '../engine/report-markdown.js';
+import { describeError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
+import { reportDocument, usageFooter } from '../ports/report-markdown.js';
 import type { Checkpoint, ResearchBackend, ResearchEvent, ResearchOutcome } from '../ports/research.js';
 import { SessionRecorder } from '../sessions/session-recorder.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';

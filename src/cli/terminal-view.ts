@@ -1,13 +1,13 @@
 import { clearScreenDown, moveCursor } from 'node:readline';
 import type { Writable } from 'node:stream';
-import type { ResearchEvent } from '../engine/events.js';
 import {
   describeActivity,
   formatDuration,
   initialProgress,
   type Progress,
   reduceProgress,
-} from '../engine/progress.js';
+} from '../ports/progress.js';
+import type { ResearchEvent } from '../ports/research.js';
 
 export type Output = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 

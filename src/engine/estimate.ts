@@ -1,6 +1,6 @@
-import { formatDuration } from './progress.js';
+import { formatDuration } from '../ports/progress.js';
+import { addModelUsage, emptyUsage, estimateCost, spendCost, type Usage } from '../ports/usage.js';
 import type { EngineSettings } from './settings.js';
-import { addModelUsage, emptyUsage, estimateCost, spendCost, type Usage } from './usage.js';
 
 /** A finished run of the past: how long it took, what it cost (null without prices) and what it counted against the caps. */
 export interface PastRun {

@@ -1,4 +1,5 @@
-import { noResearchTools, ProviderError } from './errors.js';
+import { noResearchTools, ProviderError } from '../ports/errors.js';
+import { emptyUsage, estimateCost, spendCost } from '../ports/usage.js';
 import { clarify } from './phases/clarify.js';
 import { cancelledReport, writeFinalReport } from './phases/final-report.js';
 import { orchestrate } from './phases/orchestrate.js';
@@ -9,7 +10,6 @@ import { nothingResearched } from './session-failures.js';
 import { type FinalReport, type ResearchRequest, type SessionState, STATE_VERSION } from './session-state.js';
 import type { EngineSettings } from './settings.js';
 import { errorText } from './tools/tool-result.js';
-import { emptyUsage, estimateCost, spendCost } from './usage.js';
 
 export type SessionOutcome =
   | { kind: 'needs_clarification'; questions: string; state: SessionState }

@@ -5,14 +5,14 @@ import type { ChatMessage, Llm, LlmRequest, LlmResponse } from '../ports/llm.js'
 import type { Logger } from '../ports/logger.js';
 import type { PageReader, PageResult } from '../ports/page-reader.js';
 import type { Prompts } from '../ports/prompts.js';
+import type { EmitEvent } from '../ports/research.js';
 import type { SourceTexts } from '../ports/source-texts.js';
+import { addModelUsage } from '../ports/usage.js';
 import type { WebSearch } from '../ports/web-search.js';
 import { withDeadline } from './deadline-signal.js';
-import type { EmitEvent } from './events.js';
 import type { SessionState } from './session-state.js';
 import { type EngineSettings, LIMITS, reserves } from './settings.js';
 import { createSourceRegistry, type SourceRegistry } from './sources/source-registry.js';
-import { addModelUsage } from './usage.js';
 
 /** Everything the engine needs from outside. */
 export interface EngineDeps {

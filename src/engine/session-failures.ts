@@ -1,4 +1,4 @@
-import { ProviderError } from './errors.js';
+import { ProviderError } from '../ports/errors.js';
 import type { AgentRecord, SessionState } from './session-state.js';
 
 /** The dependencies the research tools call, and what the person should check when one never works. */

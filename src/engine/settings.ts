@@ -1,5 +1,5 @@
 import type { ModelSpec, ReasoningEffort } from '../ports/llm.js';
-import type { PriceTable } from './usage.js';
+import type { PriceTable } from '../ports/usage.js';
 
 /** Limits and models for a session; built from config by the composition root. */
 export interface EngineSettings {

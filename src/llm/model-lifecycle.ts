@@ -1,4 +1,4 @@
-import { ConfigError } from '../engine/errors.js';
+import { ConfigError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { ModelStanding } from '../ports/model-standing.js';
 import {

@@ -5,8 +5,8 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { withDeadline } from '../engine/deadline-signal.js';
-import { ConfigError, ProviderError } from '../engine/errors.js';
 import { retryDelayMs, sleep } from '../http/retry-delay.js';
+import { ConfigError, ProviderError } from '../ports/errors.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
 import { redactSecrets } from '../redact-secrets.js';

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ProviderError } from '../engine/errors.js';
+import { ProviderError } from '../ports/errors.js';
 import type { TokenUsage, ToolCall } from '../ports/llm.js';
 import { cachedTokensOf } from './cached-tokens.js';
 import { thinkFilter } from './think-filter.js';

@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
-import { ConfigError, ProviderError } from '../engine/errors.js';
 import { retryDelayMs, sleep } from '../http/retry-delay.js';
 import type {
   DeepResearchApi,
@@ -9,6 +8,7 @@ import type {
   HostedResponse,
   HostedSearch,
 } from '../ports/deep-research-api.js';
+import { ConfigError, ProviderError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import { redactSecrets } from '../redact-secrets.js';
 import { errorBodyFetch } from './error-body-fetch.js';

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { ConfigError } from '../engine/errors.js';
+import { ConfigError } from '../ports/errors.js';
 import type { ChatMessage, LlmRequest } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
 

@@ -1,6 +1,6 @@
-import { addModelUsage, emptyUsage, estimateCost, type PriceTable } from '../engine/usage.js';
 import type { Llm } from '../ports/llm.js';
 import type { PageReader } from '../ports/page-reader.js';
+import { addModelUsage, emptyUsage, estimateCost, type PriceTable } from '../ports/usage.js';
 import type { WebSearch } from '../ports/web-search.js';
 import type { Metrics } from './metrics.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Mustache from 'mustache';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../engine/errors.js';
+import { ConfigError } from '../ports/errors.js';
 import { PROMPT_CATALOG, type PromptName, type PromptVariables } from '../ports/prompt-catalog.js';
 import type { PromptSettings, Prompts, RenderedPrompt } from '../ports/prompts.js';
 

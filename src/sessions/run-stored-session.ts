@@ -1,4 +1,4 @@
-import { describeError } from '../engine/errors.js';
+import { describeError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { ResearchOutcome } from '../ports/research.js';
 import type { SessionLifecycle } from '../store/session-lifecycle.js';

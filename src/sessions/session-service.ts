@@ -1,5 +1,4 @@
-import { withoutControls } from '../engine/control-characters.js';
-import { questionRefusal } from '../engine/question-refusal.js';
+import { withoutControls } from '../ports/control-characters.js';
 import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Checkpoint, ResearchRequest, SessionView } from '../ports/research.js';
 import type { NewSession, SlackOpening } from '../store/insert-session.js';
@@ -8,6 +7,7 @@ import type { SessionLifecycle } from '../store/session-lifecycle.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import type { AdmissionRules, Asker, Refusal, SessionAdmission } from './admission.js';
+import { questionRefusal } from './question-refusal.js';
 import type { ResearchBackends } from './research-backends.js';
 
 export interface SessionServiceDeps {

@@ -1,5 +1,5 @@
-import { checkEditedPlan, MAX_PLAN_CHARS } from '../engine/edited-plan.js';
 import type { Logger } from '../ports/logger.js';
+import { checkEditedPlan, MAX_PLAN_CHARS } from '../sessions/edited-plan.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { planReviewMessage } from './render/plan-message.js';

@@ -1,4 +1,4 @@
-import { describeError } from '../engine/errors.js';
+import { describeError } from '../ports/errors.js';
 import { type Asked, ReportAsking } from '../sessions/report-asking.js';
 import type { AnswerStore } from '../store/answer-store.js';
 import type { SessionRow } from '../store/session-store.js';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../engine/errors.js';
+import { ConfigError } from '../ports/errors.js';
 
 const NETWORK = new Set([
   'ECONNREFUSED',

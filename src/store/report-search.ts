@@ -1,4 +1,4 @@
-import { withoutControls } from '../engine/control-characters.js';
+import { withoutControls } from '../ports/control-characters.js';
 import { anyWords, anyWordTsquery } from './any-word-query.js';
 import type { Queryable } from './database.js';
 

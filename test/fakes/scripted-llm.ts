@@ -1,5 +1,5 @@
-import { canonicalUrl } from '../../src/engine/sources/canonical-url.js';
 import { sleep } from '../../src/http/retry-delay.js';
+import { canonicalUrl } from '../../src/ports/canonical-url.js';
 import type { Llm, LlmPurpose, LlmRequest, LlmResponse, TokenUsage } from '../../src/ports/llm.js';
 
 export interface ScriptedReply {

@@ -1,5 +1,4 @@
 import { PROMPTS_DIR } from '../../src/compose.js';
-import type { ResearchEvent } from '../../src/engine/events.js';
 import { newSession, runSession } from '../../src/engine/run-session.js';
 import type { EngineDeps } from '../../src/engine/session-context.js';
 import type { ResearchRequest, SessionState } from '../../src/engine/session-state.js';
@@ -9,6 +8,7 @@ import { systemClock } from '../../src/ports/clock.js';
 import type { KnowledgeBase } from '../../src/ports/knowledge-base.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import type { PageReader } from '../../src/ports/page-reader.js';
+import type { ResearchEvent } from '../../src/ports/research.js';
 import type { WebSearch } from '../../src/ports/web-search.js';
 import { loadPrompts } from '../../src/prompts/load-prompts.js';
 import type { ScriptedLlm } from '../fakes/scripted-llm.js';

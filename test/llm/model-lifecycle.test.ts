@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/engine/errors.js';
 import { dayOf, readModelCatalog } from '../../src/llm/model-catalog.js';
 import { ModelLifecycle, type WatchedModel } from '../../src/llm/model-lifecycle.js';
+import { ConfigError } from '../../src/ports/errors.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { CURRENT_MODELS, type FakeModel, fakeResponsesApi } from '../fakes/fake-responses-api.js';

@@ -3,8 +3,8 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineDeps } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
-import { ConfigError, ProviderError } from '../../src/engine/errors.js';
 import { TOOL_REMINDER } from '../../src/llm/server-adaptations.js';
+import { ConfigError, ProviderError } from '../../src/ports/errors.js';
 import type { LlmRequest, ToolChoice } from '../../src/ports/llm.js';
 import type { Logger } from '../../src/ports/logger.js';
 

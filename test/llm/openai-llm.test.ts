@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, ProviderError } from '../../src/engine/errors.js';
 import { cachedTokensOf } from '../../src/llm/cached-tokens.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
 import { isReasoningModelName } from '../../src/llm/model-traits.js';
 import { OpenAiLlm } from '../../src/llm/openai-llm.js';
+import { ConfigError, ProviderError } from '../../src/ports/errors.js';
 import type { LlmRequest } from '../../src/ports/llm.js';
 import { silentLogger } from '../../src/ports/logger.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/engine/errors.js';
 import { ResponsesApi } from '../../src/llm/responses-api.js';
+import { ProviderError } from '../../src/ports/errors.js';
 import { silentLogger } from '../../src/ports/logger.js';
 
 const BASE = 'http://hosted.test/v1';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/engine/errors.js';
 import { meteredPageReader, meteredWebSearch } from '../../src/metrics/metered-ports.js';
 import type { Metrics } from '../../src/metrics/metrics.js';
 import { noMetrics } from '../../src/metrics/metrics.js';
+import { ProviderError } from '../../src/ports/errors.js';
 import type { PageResult } from '../../src/ports/page-reader.js';
 
 function recording() {

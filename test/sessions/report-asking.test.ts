@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addModelUsage, emptyUsage } from '../../src/engine/usage.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import type { ReportAnswer, ReportQuestions } from '../../src/ports/report-questions.js';
+import { addModelUsage, emptyUsage } from '../../src/ports/usage.js';
 import { SpendGate } from '../../src/sessions/admission.js';
 import { ReportAsking } from '../../src/sessions/report-asking.js';
 import { AnswerStore } from '../../src/store/answer-store.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addModelUsage, emptyUsage } from '../../src/engine/usage.js';
+import { addModelUsage, emptyUsage } from '../../src/ports/usage.js';
 import { AnswerStore } from '../../src/store/answer-store.js';
 import type { Database } from '../../src/store/database.js';
 import { insertRunning } from '../../src/store/insert-session.js';

@@ -1,5 +1,5 @@
 import type { CostFromSettings } from '../../engine/estimate.js';
-import { addModelUsage, emptyUsage } from '../../engine/usage.js';
+import { addModelUsage, emptyUsage } from '../../ports/usage.js';
 
 /**
  * Without history, what a task-graph research costs: 2 tasks to the most

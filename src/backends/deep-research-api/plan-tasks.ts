@@ -1,7 +1,7 @@
-import { ModelOutputError } from '../../engine/errors.js';
 import { readJsonAnswer } from '../../engine/json-answer.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { callModel, currentDate, deadlineOf, type SessionContext } from '../../engine/session-context.js';
+import { ModelOutputError } from '../../ports/errors.js';
 import type { ChatMessage } from '../../ports/llm.js';
 import { graphProblem, PLAN_ANSWER, PLAN_SCHEMA, type PlanAnswer, planText, toTasks } from './task-graph.js';
 

@@ -1,13 +1,13 @@
 import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
-import { ConfigError } from '../../engine/errors.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../../engine/session-context.js';
 import { noteFailure, noteWorked } from '../../engine/session-failures.js';
 import type { ResearchTask } from '../../engine/session-state.js';
 import { keepSource } from '../../engine/sources/keep-source.js';
 import { errorText } from '../../engine/tools/tool-result.js';
-import { addModelUsage } from '../../engine/usage.js';
 import type { DeepResearchApi, HostedResponse, ReasoningEffort } from '../../ports/deep-research-api.js';
+import { ConfigError } from '../../ports/errors.js';
+import { addModelUsage } from '../../ports/usage.js';
 
 export interface DeepResearchSettings {
   model: string;

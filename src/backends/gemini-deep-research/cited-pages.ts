@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { SessionContext } from '../../engine/session-context.js';
-import { canonicalUrl } from '../../engine/sources/canonical-url.js';
+import { canonicalUrl } from '../../ports/canonical-url.js';
 import type { InteractionCitation } from './interaction-view.js';
 
 /** Cited pages read at once, and how long following one grounding link may take. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { optionalText, optionalUrl, positiveNumber } from '../../config-fields.js';
 import { engineBackend } from '../../engine/engine-backend.js';
-import { ConfigError } from '../../engine/errors.js';
 import type { CostFromSettings } from '../../engine/estimate.js';
 import { continueResearch } from '../../engine/run-session.js';
-import { addModelUsage, emptyUsage } from '../../engine/usage.js';
+import { ConfigError } from '../../ports/errors.js';
+import { addModelUsage, emptyUsage } from '../../ports/usage.js';
 import { backendPlugin } from '../backend-plugin.js';
 import { type GeminiSettings, type GeminiState, geminiMethod } from './gemini-research.js';
 import { InteractionsApi } from './interactions-api.js';

@@ -1,13 +1,13 @@
 import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
 import { sleep } from '../../engine/deadline-signal.js';
-import { ProviderError } from '../../engine/errors.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { applySteering } from '../../engine/phases/steering.js';
 import type { ResearchMethod } from '../../engine/run-session.js';
 import { researchEndOf, type SessionContext } from '../../engine/session-context.js';
 import type { StopReason } from '../../engine/session-state.js';
 import { keepSource } from '../../engine/sources/keep-source.js';
-import { addModelUsage } from '../../engine/usage.js';
+import { ProviderError } from '../../ports/errors.js';
+import { addModelUsage } from '../../ports/usage.js';
 import { readCitedPages } from './cited-pages.js';
 import type { InteractionView } from './interaction-view.js';
 import type { InteractionsApi } from './interactions-api.js';

@@ -1,5 +1,5 @@
-import { ConfigError, ProviderError } from '../../engine/errors.js';
 import { retryDelayMs, sleep } from '../../http/retry-delay.js';
+import { ConfigError, ProviderError } from '../../ports/errors.js';
 import type { Logger } from '../../ports/logger.js';
 import { redactSecrets } from '../../redact-secrets.js';
 import { type InteractionView, readInteraction } from './interaction-view.js';

@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolSpec } from '../../ports/llm.js';
-import type { AgentActivity } from '../events.js';
+import type { AgentActivity } from '../../ports/research.js';
 import { firstStop, type LoopView, researchLimits, type Stop, stopWhen } from '../loop/stop-rules.js';
 import { toolStep } from '../loop/tool-step.js';
 import {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { LlmRequest } from '../../ports/llm.js';
+import { confineLinks } from '../../ports/markdown/confine-links.js';
 import type { Source } from '../../ports/report.js';
 import type { ReportAnswer, ReportQuestion, ReportQuestions } from '../../ports/report-questions.js';
+import { addModelUsage, emptyUsage, spendCost } from '../../ports/usage.js';
 import { citationSpans } from '../citations/citation-spans.js';
-import { confineLinks } from '../citations/confine-links.js';
 import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
 import { strictJsonSchema } from '../strict-schema.js';
-import { addModelUsage, emptyUsage, spendCost } from '../usage.js';
 import { sameQuestionCheck } from './same-question.js';
 
 const ANSWER = z.object({ answerable: z.boolean(), answer: z.string() });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { LlmRequest } from '../../ports/llm.js';
 import type { QuestionComparison, ReportQuestions } from '../../ports/report-questions.js';
+import { addModelUsage, emptyUsage, spendCost } from '../../ports/usage.js';
 import { readJsonAnswer } from '../json-answer.js';
 import type { EngineBase } from '../session-context.js';
 import type { EngineSettings } from '../settings.js';
 import { strictJsonSchema } from '../strict-schema.js';
-import { addModelUsage, emptyUsage, spendCost } from '../usage.js';
 
 const VERDICT = z.object({ same: z.boolean() });
 const VERDICT_SCHEMA = strictJsonSchema(VERDICT);

@@ -1,4 +1,4 @@
-import { codeRanges, readMarkdown } from '../markdown/read-markdown.js';
+import { codeRanges, readMarkdown } from '../../ports/markdown/read-markdown.js';
 
 const CLOSER: Record<string, string> = { '[': ']', '【': '】', '［': '］' };
 const MAX_DIGITS = 6;

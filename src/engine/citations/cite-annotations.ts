@@ -1,5 +1,5 @@
+import { canonicalUrl } from '../../ports/canonical-url.js';
 import type { HostedCitation } from '../../ports/deep-research-api.js';
-import { canonicalUrl } from '../sources/canonical-url.js';
 import type { SourceRegistry } from '../sources/source-registry.js';
 
 /**

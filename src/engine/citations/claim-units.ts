@@ -1,4 +1,4 @@
-import { readMarkdown, span, walk } from '../markdown/read-markdown.js';
+import { readMarkdown, span, walk } from '../../ports/markdown/read-markdown.js';
 import { type CitationSpan, citationSpans } from './citation-spans.js';
 
 /** A sentence, list item or table cell that carries citations: what a claim check checks. */

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../ports/llm.js';
+import { spendCost, totalTokens } from '../../ports/usage.js';
 import type { SessionContext } from '../session-context.js';
 import type { StopReason } from '../session-state.js';
-import { spendCost, totalTokens } from '../usage.js';
 import type { ToolStep } from './tool-step.js';
 
 /** Why a research loop (the orchestrator's or an agent's) stops. Budgets are also a session's StopReason. */

@@ -1,4 +1,5 @@
 import type { CitationCheck } from '../../ports/report.js';
+import { citationFigures } from '../../ports/report-markdown.js';
 import {
   bestEvidence,
   type Evidence,
@@ -10,7 +11,6 @@ import {
 } from '../citations/claim-evidence.js';
 import { judgeClaims, pairsWithin, type Verdict } from '../citations/claim-judge.js';
 import { type ClaimUnit, claimUnits } from '../citations/claim-units.js';
-import { citationFigures } from '../report-markdown.js';
 import { interruption, type SessionContext } from '../session-context.js';
 import { lineage } from '../sources/keep-source.js';
 import { errorText } from '../tools/tool-result.js';

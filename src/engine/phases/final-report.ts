@@ -1,11 +1,11 @@
 import type { ChatMessage } from '../../ports/llm.js';
-import { confineLinks } from '../citations/confine-links.js';
+import { confineLinks } from '../../ports/markdown/confine-links.js';
+import { estimateCost } from '../../ports/usage.js';
 import { renumberCitations } from '../citations/renumber-citations.js';
 import { callModel, currentDate, deadlineOf, interruption, type SessionContext } from '../session-context.js';
 import { everyAgentFailed, researchWork } from '../session-failures.js';
 import type { FinalReport, PartialReason } from '../session-state.js';
 import { errorText } from '../tools/tool-result.js';
-import { estimateCost } from '../usage.js';
 import { type CheckedReport, checkCitations } from './check-citations.js';
 import { extractFindings, type Finding } from './findings.js';
 import { researchRequestText } from './research-request.js';

@@ -1,4 +1,4 @@
-import { ModelOutputError } from '../errors.js';
+import { ModelOutputError } from '../../ports/errors.js';
 import { callModel, currentDate, deadlineOf, type SessionContext } from '../session-context.js';
 import { LIMITS } from '../settings.js';
 import { researchRequestText } from './research-request.js';

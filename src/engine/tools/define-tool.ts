@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolCall, ToolSpec } from '../../ports/llm.js';
+import type { AgentActivity } from '../../ports/research.js';
 import type { AgentResult } from '../agent/agent-result.js';
-import type { AgentActivity } from '../events.js';
 import type { SessionContext } from '../session-context.js';
 import type { ToolOutcome } from './tool-result.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { canonicalUrl, shortUrl } from '../../ports/canonical-url.js';
 import type { PageResult } from '../../ports/page-reader.js';
 import { type SessionContext, untilDeadline } from '../session-context.js';
 import { LIMITS } from '../settings.js';
-import { canonicalUrl, shortUrl } from '../sources/canonical-url.js';
 import { keepSource, keptSource } from '../sources/keep-source.js';
 import { defineTool } from './define-tool.js';
 import { textList } from './normalize-queries.js';

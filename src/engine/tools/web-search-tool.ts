@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { canonicalUrl } from '../../ports/canonical-url.js';
 import { type SessionContext, untilDeadline } from '../session-context.js';
 import { noteFailure, noteWorked } from '../session-failures.js';
 import { LIMITS } from '../settings.js';
-import { canonicalUrl } from '../sources/canonical-url.js';
 import { defineTool } from './define-tool.js';
 import { limitQueries, queryKey, textList } from './normalize-queries.js';
 import { errorText, formatDocuments, interleave, type ToolOutcome } from './tool-result.js';

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '../../config-mcp.js';
-import { ProviderError } from '../../engine/errors.js';
+import { ProviderError } from '../../ports/errors.js';
 import type { ExternalDocument, ExternalTool, ExternalTools } from '../../ports/external-tools.js';
 import type { Logger } from '../../ports/logger.js';
 

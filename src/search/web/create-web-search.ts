@@ -1,5 +1,5 @@
 import type { Config } from '../../config-shape.js';
-import { ConfigError } from '../../engine/errors.js';
+import { ConfigError } from '../../ports/errors.js';
 import type { WebSearch } from '../../ports/web-search.js';
 import { BraveSearch } from './brave-search.js';
 import { ExaSearch } from './exa-search.js';

@@ -1,7 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { z } from 'zod';
-import { ProviderError } from '../../engine/errors.js';
 import { retryAfterMs, retryDelayMs, sleep } from '../../http/retry-delay.js';
+import { ProviderError } from '../../ports/errors.js';
 
 export interface ProviderClientOptions {
   /** The provider's name as people know it, for messages: "Tavily". */

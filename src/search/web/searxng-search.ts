@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProviderError } from '../../engine/errors.js';
+import { ProviderError } from '../../ports/errors.js';
 import type { SearchHit, WebSearch } from '../../ports/web-search.js';
 import { plainSnippet } from './plain-snippet.js';
 import { ProviderClient, type ProviderClientOptions } from './provider-client.js';

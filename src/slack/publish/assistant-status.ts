@@ -1,5 +1,5 @@
-import { describeActivity, type Progress } from '../../engine/progress.js';
 import type { Logger } from '../../ports/logger.js';
+import { describeActivity, type Progress } from '../../ports/progress.js';
 
 /** Sets an assistant-view thread's status line ("is searching …"); empty clears it. */
 export type SetStatus = (channel: string, threadTs: string, status: string) => Promise<void>;

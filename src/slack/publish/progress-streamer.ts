@@ -1,5 +1,5 @@
-import type { Progress } from '../../engine/progress.js';
 import type { Logger } from '../../ports/logger.js';
+import type { Progress } from '../../ports/progress.js';
 import { type StreamChunk, startChunks } from '../render/progress-chunks.js';
 import { SlackCallError, SlackRateLimited } from '../slack-errors.js';
 

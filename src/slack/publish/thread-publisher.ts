@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { initialProgress, type Progress, reduceProgress } from '../../engine/progress.js';
-import { usageFooter } from '../../engine/report-markdown.js';
 import type { Logger } from '../../ports/logger.js';
+import { initialProgress, type Progress, reduceProgress } from '../../ports/progress.js';
 import type { FinalReport } from '../../ports/report.js';
+import { usageFooter } from '../../ports/report-markdown.js';
 import type { ResearchEvent, SessionView } from '../../ports/research.js';
 import type { SessionSurface, Settled } from '../../sessions/session-surface.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';

@@ -1,6 +1,6 @@
-import { readMarkdown, span, walk } from '../../engine/markdown/read-markdown.js';
-import { reportBody, sourceList } from '../../engine/report-markdown.js';
+import { readMarkdown, span, walk } from '../../ports/markdown/read-markdown.js';
 import type { FinalReport } from '../../ports/report.js';
+import { reportBody, sourceList } from '../../ports/report-markdown.js';
 import { oneLine } from './messages.js';
 
 /** canvases.create takes at most 1 MiB of Markdown (docs.slack.dev, canvases.create). */

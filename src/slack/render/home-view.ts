@@ -1,5 +1,5 @@
 import type { HomeView, KnownBlock } from '@slack/types';
-import { formatDuration } from '../../engine/progress.js';
+import { formatDuration } from '../../ports/progress.js';
 import type { ReportMatch } from '../../store/report-search.js';
 import type { SessionRow } from '../../store/session-store.js';
 import type { ReportLinks } from '../report-links.js';

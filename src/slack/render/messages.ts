@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/web-api';
-import { describeActivity, formatDuration, type Progress } from '../../engine/progress.js';
-import { domainOf, sourceLabel } from '../../engine/report-markdown.js';
+import { describeActivity, formatDuration, type Progress } from '../../ports/progress.js';
 import type { FinalReport } from '../../ports/report.js';
+import { domainOf, sourceLabel } from '../../ports/report-markdown.js';
 import { modelMrkdwn, mrkdwnLink, safeSentence, safeText } from './mrkdwn.js';
 import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
 

@@ -1,8 +1,8 @@
 import type { List, Nodes, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
-import { confineLinks } from '../../engine/citations/confine-links.js';
-import { bareUrls } from '../../engine/markdown/bare-urls.js';
-import { definitionEntries, readMarkdown } from '../../engine/markdown/read-markdown.js';
+import { bareUrls } from '../../ports/markdown/bare-urls.js';
+import { confineLinks } from '../../ports/markdown/confine-links.js';
+import { definitionEntries, readMarkdown } from '../../ports/markdown/read-markdown.js';
 
 /**
  * Markdown (as the model writes it) to Slack mrkdwn, from the same reading of

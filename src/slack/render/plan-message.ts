@@ -1,4 +1,4 @@
-import { formatDuration } from '../../engine/progress.js';
+import { formatDuration } from '../../ports/progress.js';
 import type { SessionView } from '../../ports/research.js';
 import { ACTION, button, cancelActions, context, type SlackMessage, sections } from './messages.js';
 import { modelMrkdwn, safeText } from './mrkdwn.js';

@@ -1,12 +1,7 @@
-import {
-  type AgentProgress,
-  describeActivity,
-  formatDuration,
-  type Progress,
-} from '../../engine/progress.js';
-import { domainOf } from '../../engine/report-markdown.js';
-import { reportSummary } from '../../engine/report-summary.js';
+import { type AgentProgress, describeActivity, formatDuration, type Progress } from '../../ports/progress.js';
 import type { FinalReport } from '../../ports/report.js';
+import { domainOf } from '../../ports/report-markdown.js';
+import { reportSummary } from '../../sessions/report-summary.js';
 import { count, type Ending, oneLine } from './messages.js';
 
 /** Chunks of a streamed message (docs.slack.dev: chat.startStream / appendStream / stopStream). */

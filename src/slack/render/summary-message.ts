@@ -1,6 +1,6 @@
-import { confinedReport } from '../../engine/report-markdown.js';
-import { reportSummary } from '../../engine/report-summary.js';
 import type { FinalReport } from '../../ports/report.js';
+import { confinedReport } from '../../ports/report-markdown.js';
+import { reportSummary } from '../../sessions/report-summary.js';
 import {
   context,
   count,

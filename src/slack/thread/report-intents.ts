@@ -1,6 +1,6 @@
 import type { Config } from '../../config-shape.js';
-import { reportDocument } from '../../engine/report-markdown.js';
 import type { FinalReport } from '../../ports/report.js';
+import { reportDocument } from '../../ports/report-markdown.js';
 import type { OutboxIntent } from '../../store/outbox-intent.js';
 import { canvasDocument } from '../render/canvas-markdown.js';
 import { reportMessages, sourcesMessages } from '../render/messages.js';

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { geminiDeepResearch } from '../../../src/backends/gemini-deep-research/gemini-deep-research.js';
-import { ConfigError, ProviderError } from '../../../src/engine/errors.js';
 import type { SessionState } from '../../../src/engine/session-state.js';
 import { countTokens } from '../../../src/llm/count-tokens.js';
 import { ModelLifecycle } from '../../../src/llm/model-lifecycle.js';
 import { systemClock } from '../../../src/ports/clock.js';
+import { ConfigError, ProviderError } from '../../../src/ports/errors.js';
 import { silentLogger } from '../../../src/ports/logger.js';
 import type { PageReader } from '../../../src/ports/page-reader.js';
 import type { Checkpoint, ResearchBackend, ResearchEvent } from '../../../src/ports/research.js';

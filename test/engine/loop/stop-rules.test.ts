@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { firstStop, type LoopView, stopWhen } from '../../../src/engine/loop/stop-rules.js';
 import { newSession } from '../../../src/engine/run-session.js';
 import { createContext } from '../../../src/engine/session-context.js';
-import { addModelUsage } from '../../../src/engine/usage.js';
+import { addModelUsage } from '../../../src/ports/usage.js';
 import { ScriptedLlm } from '../../fakes/scripted-llm.js';
 import { harness, testSettings } from '../../helpers/engine-harness.js';
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../../src/engine/errors.js';
+import { ProviderError } from '../../../src/ports/errors.js';
 import { silentLogger } from '../../../src/ports/logger.js';
 import { McpTools } from '../../../src/search/mcp/mcp-tools.js';
 import { wikiOverHttp } from '../../fakes/fake-mcp-server.js';

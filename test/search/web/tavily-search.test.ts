@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../../src/engine/errors.js';
+import { ProviderError } from '../../../src/ports/errors.js';
 import { TavilySearch } from '../../../src/search/web/tavily-search.js';
 
 const signal = () => AbortSignal.timeout(10_000);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initialProgress } from '../../../src/engine/progress.js';
 import { silentLogger } from '../../../src/ports/logger.js';
+import { initialProgress } from '../../../src/ports/progress.js';
 import { AssistantStatus, statusText } from '../../../src/slack/publish/assistant-status.js';
 
 afterEach(() => vi.useRealTimers());

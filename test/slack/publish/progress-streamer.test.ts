@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { initialProgress, type Progress, reduceProgress } from '../../../src/engine/progress.js';
 import { silentLogger } from '../../../src/ports/logger.js';
+import { initialProgress, type Progress, reduceProgress } from '../../../src/ports/progress.js';
 import { ProgressStreamer } from '../../../src/slack/publish/progress-streamer.js';
 import type { StreamChunk } from '../../../src/slack/render/progress-chunks.js';
 import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reportDocument } from '../../../src/engine/report-markdown.js';
 import type { FinalReport } from '../../../src/engine/session-state.js';
+import { reportDocument } from '../../../src/ports/report-markdown.js';
 import { canvasDocument } from '../../../src/slack/render/canvas-markdown.js';
 import { reportMessages } from '../../../src/slack/render/messages.js';
 import { planMessage } from '../../../src/slack/render/plan-message.js';

@@ -1,7 +1,6 @@
-import type { CitationCheck } from '../ports/report.js';
-import { confineLinks } from './citations/confine-links.js';
+import { confineLinks } from './markdown/confine-links.js';
 import { formatDuration } from './progress.js';
-import type { FinalReport, Source } from './session-state.js';
+import type { CitationCheck, FinalReport, Source } from './report.js';
 import { cachedShare, totalTokens, type Usage } from './usage.js';
 
 /** `[3] Title, example.com, 2025-03-02` (without link syntax; surfaces add their own). */

@@ -1,4 +1,4 @@
-import { CONTROL } from './control-characters.js';
+import { CONTROL } from '../ports/control-characters.js';
 
 /**
  * Why a question cannot be researched as written, in one sentence saying

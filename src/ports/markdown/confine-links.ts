@@ -1,8 +1,8 @@
 import type { Nodes } from 'mdast';
 import { toString as textOf } from 'mdast-util-to-string';
-import { bareUrls, isWrittenLink } from '../markdown/bare-urls.js';
-import { definitionsOf, readMarkdown, span, walk } from '../markdown/read-markdown.js';
-import { canonicalUrl } from '../sources/canonical-url.js';
+import { canonicalUrl } from '../canonical-url.js';
+import { bareUrls, isWrittenLink } from './bare-urls.js';
+import { definitionsOf, readMarkdown, span, walk } from './read-markdown.js';
 
 type Edit = { start: number; end: number; text: string };
 

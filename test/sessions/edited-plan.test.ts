@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEditedPlan } from '../../src/engine/edited-plan.js';
+import { checkEditedPlan } from '../../src/sessions/edited-plan.js';
 
 describe('checkEditedPlan', () => {
   it('keeps numbered steps and notes under them, trimmed', () => {

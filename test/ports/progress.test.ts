@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { statusLines } from '../../src/cli/terminal-view.js';
-import { initialProgress, reduceProgress } from '../../src/engine/progress.js';
+import { initialProgress, reduceProgress } from '../../src/ports/progress.js';
 import type { ResearchEvent } from '../../src/ports/research.js';
 import { progressMessage } from '../../src/slack/render/messages.js';
 import { planTitle } from '../../src/slack/render/progress-chunks.js';

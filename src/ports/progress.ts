@@ -1,4 +1,4 @@
-import type { AgentActivity, ResearchEvent } from './events.js';
+import type { AgentActivity, ResearchEvent } from './research.js';
 
 export interface AgentProgress {
   id: string;

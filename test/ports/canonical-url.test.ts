@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Source } from '../../../src/engine/session-state.js';
-import { canonicalUrl, shortUrl } from '../../../src/engine/sources/canonical-url.js';
-import { createSourceRegistry } from '../../../src/engine/sources/source-registry.js';
+import type { Source } from '../../src/engine/session-state.js';
+import { createSourceRegistry } from '../../src/engine/sources/source-registry.js';
+import { canonicalUrl, shortUrl } from '../../src/ports/canonical-url.js';
 
 describe('canonicalUrl', () => {
   it('drops fragments, tracking parameters, default ports and trailing slashes', () => {

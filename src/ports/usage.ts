@@ -1,7 +1,7 @@
-import type { LlmPurpose, TokenUsage } from '../ports/llm.js';
-import type { Usage } from '../ports/research.js';
+import type { LlmPurpose, TokenUsage } from './llm.js';
+import type { Usage } from './research.js';
 
-export type { ModelUsage, Usage } from '../ports/research.js';
+export type { ModelUsage, Usage } from './research.js';
 
 /** USD per million tokens; `cachedInput` for input served from the provider's prompt cache (else `input`). */
 export interface ModelPrice {

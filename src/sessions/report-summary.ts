@@ -1,6 +1,6 @@
 import type { Heading, RootContent } from 'mdast';
 import { toString as plainText } from 'mdast-util-to-string';
-import { readMarkdown, span } from './markdown/read-markdown.js';
+import { readMarkdown, span } from '../ports/markdown/read-markdown.js';
 
 export interface ReportSummary {
   /** The summary's own heading ("Summary", "Zusammenfassung"…), when the report gives it one. */

@@ -1,4 +1,4 @@
-import { withoutControls } from './control-characters.js';
+import { withoutControls } from '../ports/control-characters.js';
 
 /** A research plan has at most this many steps (the plan prompt asks for as many). */
 export const MAX_PLAN_STEPS = 6;

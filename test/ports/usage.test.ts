@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { reportDocument, usageFooter } from '../../src/engine/report-markdown.js';
-import { addModelUsage, emptyUsage, estimateCost, spendCost, totalTokens } from '../../src/engine/usage.js';
 import { DEFAULT_MODEL_PRICES } from '../../src/model-prices.js';
+import { reportDocument, usageFooter } from '../../src/ports/report-markdown.js';
+import { addModelUsage, emptyUsage, estimateCost, spendCost, totalTokens } from '../../src/ports/usage.js';
 
 const prices = {
   models: { 'gpt-4.1': { input: 2, output: 8 }, 'gpt-4.1-mini': { input: 0.4, output: 1.6 } },

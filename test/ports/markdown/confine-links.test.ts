@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confineLinks } from '../../../src/engine/citations/confine-links.js';
+import { confineLinks } from '../../../src/ports/markdown/confine-links.js';
 
 const SOURCES = ['https://example.com/a', 'https://en.wikipedia.org/wiki/Foo_(bar)'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportSummary } from '../../src/engine/report-summary.js';
+import { reportSummary } from '../../src/sessions/report-summary.js';
 
 describe('reportSummary', () => {
   it('takes the opening Summary section, citations and all', () => {

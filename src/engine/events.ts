@@ -1,1 +1,0 @@
-export type { AgentActivity, EmitEvent, ResearchEvent } from '../ports/research.js';
