@@ -1,29 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import { BACKEND_CHOICES, backendNamed } from './backends/backend-list.js';
-import { askAboutCommand } from './cli/ask-about-command.js';
-import { askCommand } from './cli/ask-command.js';
 import type { CommandSpec } from './cli/commands.js';
 import { doctorCommand } from './cli/doctor-command.js';
 import { findCommand } from './cli/find-command.js';
 import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
-import { readLocalFiles } from './cli/local-files.js';
 import { mcpList } from './cli/mcp-command.js';
 import { outPathProblem } from './cli/out-path.js';
-import { cancelCommand, moreCommand, resumeCommand } from './cli/session-actions.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
-import { submitCommand } from './cli/submit-command.js';
-import { TerminalLease } from './cli/terminal-lease.js';
-import { modelLifecycle, openStore, researchReady } from './compose.js';
+import { askFromCli, sessionActionFromCli } from './cli-research.js';
+import { modelLifecycle, openStore, withStore } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { type Config, loadConfig } from './config.js';
-import { SessionLeases } from './jobs/session-leases.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
 import { runService } from './run-service.js';
+import { knowledgeLibrary } from './search/knowledge/ingest-documents.js';
+import { McpTools } from './search/mcp/mcp-tools.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
@@ -133,62 +128,43 @@ export async function runCommand(
     case 'kb remove': {
       const config = loadConfig(env);
       return withCliStore(config, ({ knowledge: store }) => {
-        if (spec.sub === 'ingest')
-          return kbIngest({ store, reader: new DocumentReader(config.reading) }, positionals, io);
-        if (spec.sub === 'remove') return kbRemove(store, positionals, io);
-        return kbList(store, io);
+        // Listing and removing read no document: the reader's threads start only to ingest.
+        let reader: DocumentReader | undefined;
+        const library = knowledgeLibrary({
+          store,
+          get reader() {
+            reader ??= new DocumentReader(config.reading);
+            return reader;
+          },
+        });
+        if (spec.sub === 'ingest') return kbIngest(library, positionals, io);
+        if (spec.sub === 'remove') return kbRemove(library, positionals, io);
+        return kbList(library, io);
       });
     }
     case 'resume':
     case 'cancel':
-    case 'more': {
-      const config = loadConfig(env);
-      const logger = cliLogger(config);
-      if (spec.name !== 'cancel') await researchReady(config, logger);
-      return withStore(config, logger, async (store) => {
-        const room = composeSessions(config, logger, store, {
-          unreachableIsFatal: true,
-          newSessionId: randomUUID,
-        });
-        const deps = {
-          store,
-          sessions: store.sessions,
-          terminals: store.terminals,
-          service: room.service,
-          research: room.research,
-          lease: terminalLease(store, config, logger),
-          requester: userInfo().username,
-          logger,
-          estimatePlan: room.estimatePlan,
-          pager: config.pager,
-          editor: config.editor,
-        };
-        const id = positionals[0]!;
-        if (spec.name === 'cancel') return cancelCommand(deps, id, io);
-        const engine = await room.engine();
-        const options = {
-          clarify: true,
-          answers: text('answers'),
-          out,
-          json: Boolean(flags.json),
-          yes: Boolean(flags.yes),
-        };
-        try {
-          return await (spec.name === 'resume'
-            ? resumeCommand(deps, id, options, io)
-            : moreCommand(deps, id, options, io));
-        } finally {
-          await engine.externalTools?.close();
-        }
-      });
-    }
+    case 'more':
+      return sessionActionFromCli(
+        command,
+        positionals[0]!,
+        { answers: text('answers'), out, json: Boolean(flags.json), yes: Boolean(flags.yes) },
+        env,
+        io,
+        cliLogger,
+      );
     case 'doctor': {
       const config = loadConfig(env);
       return doctorCommand(modelLifecycle(config, { allBackends: true }), io, Boolean(flags.json));
     }
     case 'mcp list': {
       const config = loadConfig(env);
-      return mcpList(config.mcp, cliLogger(config), io);
+      return mcpList(
+        config.mcp.servers.length
+          ? new McpTools(config.mcp.servers, config.mcp.timeoutMs, cliLogger(config))
+          : undefined,
+        io,
+      );
     }
     case 'migrate': {
       const config = loadConfig(env);
@@ -199,99 +175,4 @@ export async function runCommand(
     }
   }
   throw new Error(`no handler for ${spec.name}`);
-}
-
-interface AskFlags {
-  question: string;
-  clarify: boolean;
-  answers?: string;
-  out?: string;
-  json: boolean;
-  yes: boolean;
-  backend?: string;
-  background: boolean;
-  about?: string;
-  files: string[];
-}
-
-/** `ask` in its three forms: checked (flags, --out, settings) before a store opens or a model is called. */
-async function askFromCli(
-  flags: AskFlags,
-  env: Record<string, string | undefined>,
-  io: Io,
-  cliLogger: (config: Config) => Logger,
-): Promise<number> {
-  if (flags.backend !== undefined && !backendNamed(flags.backend)) {
-    io.stderr.write(`error: --backend must be ${BACKEND_CHOICES} (got "${flags.backend}").\n`);
-    return 2;
-  }
-  const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
-  // Settings, the model server and the given files are checked before anything runs (queuing needs none).
-  const logger = cliLogger(config);
-  if (!flags.background && flags.about === undefined) await researchReady(config, logger);
-  const given = flags.files.length ? await readLocalFiles(flags.files, config.reading) : undefined;
-  return withStore(config, logger, async (store) => {
-    // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
-    const room = composeSessions(config, logger, store, {
-      unreachableIsFatal: true,
-      newSessionId: randomUUID,
-    });
-    const requester = userInfo().username;
-    if (flags.about !== undefined)
-      return askAboutCommand(
-        { sessions: store.sessions, asking: room.asking, requester },
-        flags.about,
-        flags.question,
-        io,
-      );
-    if (flags.background)
-      return submitCommand({ ...store, service: room.service, requester }, flags.question, io);
-    const engine = await room.engine();
-    const deps = {
-      research: room.research.current,
-      logger,
-      newSessionId: randomUUID,
-      store,
-      service: room.service,
-      lease: terminalLease(store, config, logger),
-      requester,
-      maxQuestionChars: config.slack.maxQuestionChars,
-      estimatePlan: room.estimatePlan,
-      pager: config.pager,
-      editor: config.editor,
-    };
-    try {
-      return await askCommand({ ...deps, sources: store.sources }, { ...flags, given }, io);
-    } finally {
-      // MCP servers started for this command (stdio) stop with it.
-      await engine.externalTools?.close();
-    }
-  });
-}
-
-async function withStore(
-  config: Config,
-  logger: Logger,
-  run: (store: Store) => Promise<number>,
-): Promise<number> {
-  const store = await openStore(config, logger);
-  try {
-    // Terminal sessions whose process went away rest interrupted before anything reads or counts them.
-    await store.terminals.interruptLapsed();
-    return await run(store);
-  } finally {
-    await store.db.close();
-  }
-}
-
-/** The lease this process holds on the session it runs in the foreground. */
-function terminalLease(store: Store, config: Config, logger: Logger): TerminalLease {
-  const owner = `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const leaseMs = config.jobs.leaseMs;
-  return new TerminalLease(
-    new SessionLeases(store.db.pool, owner, leaseMs, ['cli']),
-    store.terminals,
-    leaseMs,
-    logger,
-  );
 }

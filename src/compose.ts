@@ -262,3 +262,19 @@ export async function researchReady(config: Config, logger: Logger): Promise<voi
   await models.catalog(requireModelAccess(config));
   await models.announce(logger);
 }
+
+/** Opens the store for one command, with lapsed terminal sessions put to rest, and closes it after. */
+export async function withStore(
+  config: Config,
+  logger: Logger,
+  run: (store: Store) => Promise<number>,
+): Promise<number> {
+  const store = await openStore(config, logger);
+  try {
+    // Terminal sessions whose process went away rest interrupted before anything reads or counts them.
+    await store.terminals.interruptLapsed();
+    return await run(store);
+  } finally {
+    await store.db.close();
+  }
+}

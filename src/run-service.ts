@@ -14,6 +14,7 @@ import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-
 import { systemClock } from './ports/clock.js';
 import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
+import { knowledgeLibrary } from './search/knowledge/ingest-documents.js';
 import { health, type Webhook, webhookRoute } from './service-endpoints.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { ChannelMembers } from './slack/channel-members.js';
@@ -283,7 +284,7 @@ async function startApp(
       suggestedPrompts: slack.suggestedPrompts,
       kb: new SlackKnowledgeBase({
         api,
-        knowledge: { store: store.knowledge, reader: room.reader },
+        library: knowledgeLibrary({ store: store.knowledge, reader: room.reader }),
         admins: slack.kbAdmins,
         log: logger,
       }),

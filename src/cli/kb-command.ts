@@ -1,10 +1,9 @@
 import { relative, resolve, sep } from 'node:path';
-import { type IngestOutcome, ingestDocuments, type Knowledge } from '../search/knowledge/ingest-documents.js';
-import type { KnowledgeStore } from '../search/knowledge/knowledge-store.js';
+import type { IngestOutcome, KnowledgeLibrary } from '../ports/knowledge-library.js';
 import type { Io } from './io.js';
 
 /** `deep-research kb ingest PATH...`: one line per file as it is done, then a summary. */
-export async function kbIngest(knowledge: Knowledge, paths: string[], io: Io): Promise<number> {
+export async function kbIngest(library: KnowledgeLibrary, paths: string[], io: Io): Promise<number> {
   if (paths.length === 0) {
     io.stderr.write('error: name the files or folders to ingest: deep-research kb ingest PATH...\n');
     return 2;
@@ -18,16 +17,16 @@ export async function kbIngest(knowledge: Knowledge, paths: string[], io: Io): P
     missing: 0,
     gone: 0,
   };
-  await ingestDocuments(knowledge, paths, (outcome) => {
+  await library.ingestPaths(paths, (outcome) => {
     counts[outcome.result] += 1;
     io.stdout.write(`${describe(outcome)}\n`);
   });
-  const total = (await knowledge.store.list()).length;
+  const total = (await library.list()).length;
   const parts = (['added', 'updated', 'unchanged', 'skipped', 'failed', 'missing'] as const)
     .filter((k) => counts[k] > 0)
     .map((k) => `${counts[k]} ${k}`);
   io.stdout.write(
-    `${parts.length ? parts.join(', ') : 'No supported files found (Markdown, text, HTML or PDF)'}. ` +
+    `${parts.length ? parts.join(', ') : `No supported files found (${library.kinds})`}. ` +
       `The knowledge base holds ${plural(total, 'document')}.\n`,
   );
   if (counts.gone > 0) {
@@ -37,7 +36,7 @@ export async function kbIngest(knowledge: Knowledge, paths: string[], io: Io): P
 }
 
 /** `deep-research kb list`: every document with its size in passages and when it was ingested. */
-export async function kbList(store: KnowledgeStore, io: Io): Promise<number> {
+export async function kbList(store: KnowledgeLibrary, io: Io): Promise<number> {
   const documents = await store.list();
   if (documents.length === 0) {
     io.stdout.write('The knowledge base is empty. Add documents with: deep-research kb ingest PATH...\n');
@@ -54,7 +53,7 @@ export async function kbList(store: KnowledgeStore, io: Io): Promise<number> {
 }
 
 /** `deep-research kb remove PATH...`: a file, or every document under a folder. */
-export async function kbRemove(store: KnowledgeStore, paths: string[], io: Io): Promise<number> {
+export async function kbRemove(store: KnowledgeLibrary, paths: string[], io: Io): Promise<number> {
   if (paths.length === 0) {
     io.stderr.write('error: name the files or folders to remove: deep-research kb remove PATH...\n');
     return 2;

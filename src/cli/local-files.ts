@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { type ReadLimits, readKind, SHARED_KINDS } from '../ports/document-reading.js';
+import { type DocumentReading, readKind, SHARED_KINDS } from '../ports/document-reading.js';
 import type { SharedFiles } from '../ports/research.js';
-import { DocumentReader } from '../search/read/document-reader.js';
 
 /**
  * `ask --file PATH`: the files given with the question, read (through the
@@ -13,17 +12,8 @@ import { DocumentReader } from '../search/read/document-reader.js';
  */
 export async function readLocalFiles(
   paths: string[],
-  limits: ReadLimits,
+  reader: DocumentReading,
 ): Promise<{ files: SharedFiles; texts: Map<string, string> }> {
-  const reader = new DocumentReader(limits, 1);
-  try {
-    return await readEach(paths, reader);
-  } finally {
-    await reader.close();
-  }
-}
-
-async function readEach(paths: string[], reader: DocumentReader) {
   const files: SharedFiles = { given: [], skipped: [] };
   const texts = new Map<string, string>();
   for (const given of paths) {

@@ -1,19 +1,12 @@
-import type { McpServerConfig } from '../config-mcp.js';
-import type { Logger } from '../ports/logger.js';
-import { McpTools } from '../search/mcp/mcp-tools.js';
+import type { ExternalToolsStatus } from '../ports/external-tools.js';
 import type { Io } from './io.js';
 
 /** `deep-research mcp list`: each configured server, whether it answers, and its allowed tools; exit 1 if one does not. */
-export async function mcpList(
-  mcp: { servers: McpServerConfig[]; timeoutMs: number },
-  log: Logger,
-  io: Io,
-): Promise<number> {
-  if (!mcp.servers.length) {
+export async function mcpList(tools: ExternalToolsStatus | undefined, io: Io): Promise<number> {
+  if (!tools) {
     io.stdout.write('No MCP servers are configured: set MCP_SERVERS (see the README).\n');
     return 0;
   }
-  const tools = new McpTools(mcp.servers, mcp.timeoutMs, log);
   try {
     const servers = await tools.status();
     for (const s of servers) {

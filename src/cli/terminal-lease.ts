@@ -1,6 +1,4 @@
-import type { SessionLeases } from '../jobs/session-leases.js';
 import type { Logger } from '../ports/logger.js';
-import type { TerminalLifecycle } from '../store/terminal-lifecycle.js';
 
 /**
  * Why a terminal's run stopped without ending: the terminal closed (SIGHUP),
@@ -16,6 +14,14 @@ export class Interruption extends Error {
   }
 }
 
+/** The queue's lease on a session, as a terminal holds it (the workers' own leases, jobs/session-leases.ts). */
+export interface SessionLease {
+  readonly owner: string;
+  /** False `held`: another process took the session over; `cancelRequested`: a cancel was asked from elsewhere. */
+  heartbeat(id: string): Promise<{ held: boolean; cancelRequested: boolean }>;
+  release(id: string): Promise<void>;
+}
+
 /**
  * The lease a terminal holds on the session it runs, renewed every third of
  * the lease. A cancel asked from elsewhere
@@ -25,8 +31,9 @@ export class Interruption extends Error {
  */
 export class TerminalLease {
   constructor(
-    private readonly leases: SessionLeases,
-    private readonly terminals: TerminalLifecycle,
+    private readonly leases: SessionLease,
+    /** Where a terminal's session is put to rest interrupted (store/terminal-lifecycle.ts). */
+    private readonly terminals: { interrupt(id: string, owner: string): Promise<boolean> },
     private readonly leaseMs: number,
     private readonly log: Logger,
   ) {}

@@ -25,3 +25,9 @@ export interface ExternalTools {
   /** Ends the connections (stdio servers stop). */
   close(): Promise<void>;
 }
+
+/** Where each configured server stands, for `deep-research mcp list`. */
+export interface ExternalToolsStatus {
+  status(): Promise<{ server: string; where: string; tools?: string[]; error?: string }[]>;
+  close(): Promise<void>;
+}

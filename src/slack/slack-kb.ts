@@ -1,11 +1,5 @@
+import type { IngestOutcome, KnowledgeLibrary } from '../ports/knowledge-library.js';
 import type { Logger } from '../ports/logger.js';
-import {
-  type IngestOutcome,
-  ingestBytes,
-  KNOWLEDGE_KINDS,
-  type Knowledge,
-  knowledgeKind,
-} from '../search/knowledge/ingest-documents.js';
 import { safeText } from './render/mrkdwn.js';
 import type { SlackApi } from './slack-api.js';
 import { downloadFile, FileTooLarge, filesSharedBy } from './slack-files.js';
@@ -23,8 +17,8 @@ export class SlackKnowledgeBase {
   constructor(
     private readonly deps: {
       api: SlackApi;
-      /** The knowledge base, and the reader its documents go through (FILE_MAX_MB, READ_*). */
-      knowledge: Knowledge;
+      /** The knowledge base (its documents read within FILE_MAX_MB and READ_*). */
+      library: KnowledgeLibrary;
       admins: readonly string[];
       log: Logger;
     },
@@ -40,20 +34,20 @@ export class SlackKnowledgeBase {
       user: place.userId,
       withinSeconds: RECENT_SECONDS,
     });
+    const { library } = this.deps;
     if (files.length === 0)
-      return `Share the files in this direct message first (${KNOWLEDGE_KINDS}), then run \`/research kb add\` within 15 minutes.`;
+      return `Share the files in this direct message first (${library.kinds}), then run \`/research kb add\` within 15 minutes.`;
     const lines: string[] = [];
     for (const file of files) {
       const path = `slack://${place.teamId}/${file.id}/${file.name}`;
       let outcome: IngestOutcome;
-      if (!knowledgeKind(file.name)) {
-        lines.push(`• ${safeText(file.name)}: not added: not a ${KNOWLEDGE_KINDS} file`);
+      if (!library.takes(file.name)) {
+        lines.push(`• ${safeText(file.name)}: not added: not a ${library.kinds} file`);
         continue;
       }
       try {
-        const { knowledge } = this.deps;
-        const bytes = await downloadFile(this.deps.api, file, knowledge.reader.limits.maxFileBytes);
-        outcome = await ingestBytes(knowledge, {
+        const bytes = await downloadFile(this.deps.api, file, library.maxFileBytes);
+        outcome = await library.ingestBytes({
           path,
           name: file.name,
           bytes,
@@ -66,12 +60,12 @@ export class SlackKnowledgeBase {
       }
       lines.push(`• ${safeText(file.name)}: ${safeText(said(outcome))}`);
     }
-    const total = (await this.deps.knowledge.store.list()).length;
+    const total = (await library.list()).length;
     return `${lines.join('\n')}\nThe knowledge base holds ${total} document${total === 1 ? '' : 's'}.`;
   }
 
   async list(): Promise<string> {
-    const documents = await this.deps.knowledge.store.list();
+    const documents = await this.deps.library.list();
     if (documents.length === 0) return 'The knowledge base is empty.';
     const shown = documents
       .slice(0, 50)
@@ -88,8 +82,6 @@ function said(outcome: IngestOutcome): string {
       return `${outcome.result} (${outcome.passages} passages)`;
     case 'unchanged':
       return 'already in the knowledge base, unchanged';
-    case 'skipped':
-      return `not added: not a ${KNOWLEDGE_KINDS} file`;
     case 'gone':
       return 'gone';
     default:

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { type DocumentReading, readKind } from '../../ports/document-reading.js';
+import type { IngestOutcome, KnowledgeLibrary } from '../../ports/knowledge-library.js';
 import type { DocumentKind, KnowledgeStore } from './knowledge-store.js';
 import { splitPassages } from './split-passages.js';
 
@@ -19,13 +20,6 @@ export interface Knowledge {
   store: KnowledgeStore;
   reader: DocumentReading;
 }
-
-export type IngestOutcome =
-  | { path: string; result: 'added' | 'updated'; passages: number }
-  | { path: string; result: 'unchanged' }
-  | { path: string; result: 'skipped' | 'failed' | 'missing'; reason: string }
-  /** Stored from an earlier ingest of this folder, but no longer on disk. */
-  | { path: string; result: 'gone' };
 
 /**
  * Ingests files and folders (recursively, skipping hidden entries and
@@ -116,4 +110,22 @@ async function* walk(dir: string): AsyncGenerator<string> {
     if (entry.isDirectory()) yield* walk(path);
     else if (entry.isFile()) yield path;
   }
+}
+
+/** The knowledge base as the library people keep: the port surfaces are handed. */
+export function knowledgeLibrary(knowledge: Knowledge): KnowledgeLibrary {
+  const { store } = knowledge;
+  return {
+    kinds: KNOWLEDGE_KINDS,
+    takes: (name) => knowledgeKind(name) !== undefined,
+    // Read when asked: a library that only lists or removes never starts the reader.
+    get maxFileBytes() {
+      return knowledge.reader.limits.maxFileBytes;
+    },
+    ingestPaths: (paths, report) => ingestDocuments(knowledge, paths, report),
+    ingestBytes: (file) => ingestBytes(knowledge, file),
+    list: () => store.list(),
+    listUnder: (path, separator) => store.listUnder(path, separator),
+    remove: (ids) => store.remove(ids),
+  };
 }

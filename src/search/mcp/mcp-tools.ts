@@ -4,7 +4,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '../../config-mcp.js';
 import { ProviderError } from '../../ports/errors.js';
-import type { ExternalDocument, ExternalTool, ExternalTools } from '../../ports/external-tools.js';
+import type {
+  ExternalDocument,
+  ExternalTool,
+  ExternalTools,
+  ExternalToolsStatus,
+} from '../../ports/external-tools.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** How long a server's tool list (or its failure to answer) is kept. */
@@ -19,7 +24,7 @@ const SEPARATOR = '__';
  * `server__tool`; a call's result becomes documents (the SDK validates the
  * protocol; the arguments were validated against the tool's schema before).
  */
-export class McpTools implements ExternalTools {
+export class McpTools implements ExternalTools, ExternalToolsStatus {
   private readonly clients = new Map<string, Promise<Client>>();
   private readonly listed = new Map<string, { at: number; tools: Promise<ExternalTool[]> }>();
 

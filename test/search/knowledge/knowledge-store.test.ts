@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IngestOutcome, ingestDocuments } from '../../../src/search/knowledge/ingest-documents.js';
+import type { IngestOutcome } from '../../../src/ports/knowledge-library.js';
+import { ingestDocuments } from '../../../src/search/knowledge/ingest-documents.js';
 import { KnowledgeStore } from '../../../src/search/knowledge/knowledge-store.js';
 import { DocumentReader } from '../../../src/search/read/document-reader.js';
 import type { Database } from '../../../src/store/database.js';

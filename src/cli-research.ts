@@ -1,0 +1,154 @@
+/**
+ * The commands that research in this terminal (ask, resume, cancel, more), each
+ * checked before a store opens or a model is called.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import { BACKEND_CHOICES, backendNamed } from './backends/backend-list.js';
+import { askAboutCommand } from './cli/ask-about-command.js';
+import { askCommand } from './cli/ask-command.js';
+import type { Io } from './cli/io.js';
+import { readLocalFiles } from './cli/local-files.js';
+import { cancelCommand, moreCommand, resumeCommand } from './cli/session-actions.js';
+import { submitCommand } from './cli/submit-command.js';
+import { TerminalLease } from './cli/terminal-lease.js';
+import { researchReady, withStore } from './compose.js';
+import { composeSessions } from './compose-sessions.js';
+import { type Config, loadConfig } from './config.js';
+import { SessionLeases } from './jobs/session-leases.js';
+import type { Logger } from './ports/logger.js';
+import { DocumentReader } from './search/read/document-reader.js';
+import type { Store } from './store/store.js';
+
+export interface AskFlags {
+  question: string;
+  clarify: boolean;
+  answers?: string;
+  out?: string;
+  json: boolean;
+  yes: boolean;
+  backend?: string;
+  background: boolean;
+  about?: string;
+  files: string[];
+}
+
+/** `ask` in its three forms: checked (flags, --out, settings) before a store opens or a model is called. */
+export async function askFromCli(
+  flags: AskFlags,
+  env: Record<string, string | undefined>,
+  io: Io,
+  cliLogger: (config: Config) => Logger,
+): Promise<number> {
+  if (flags.backend !== undefined && !backendNamed(flags.backend)) {
+    io.stderr.write(`error: --backend must be ${BACKEND_CHOICES} (got "${flags.backend}").\n`);
+    return 2;
+  }
+  const config = loadConfig(flags.backend ? { ...env, RESEARCH_BACKEND: flags.backend } : env);
+  // Settings, the model server and the given files are checked before anything runs (queuing needs none).
+  const logger = cliLogger(config);
+  if (!flags.background && flags.about === undefined) await researchReady(config, logger);
+  const given = flags.files.length ? await readGivenFiles(flags.files, config) : undefined;
+  return withStore(config, logger, async (store) => {
+    // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
+    const room = composeSessions(config, logger, store, {
+      unreachableIsFatal: true,
+      newSessionId: randomUUID,
+    });
+    const requester = userInfo().username;
+    if (flags.about !== undefined)
+      return askAboutCommand(
+        { sessions: store.sessions, asking: room.asking, requester },
+        flags.about,
+        flags.question,
+        io,
+      );
+    if (flags.background)
+      return submitCommand({ ...store, service: room.service, requester }, flags.question, io);
+    const engine = await room.engine();
+    const deps = {
+      research: room.research.current,
+      logger,
+      newSessionId: randomUUID,
+      store,
+      service: room.service,
+      lease: terminalLease(store, config, logger),
+      requester,
+      maxQuestionChars: config.slack.maxQuestionChars,
+      estimatePlan: room.estimatePlan,
+      pager: config.pager,
+      editor: config.editor,
+    };
+    try {
+      return await askCommand({ ...deps, sources: store.sources }, { ...flags, given }, io);
+    } finally {
+      // MCP servers started for this command (stdio) stop with it.
+      await engine.externalTools?.close();
+    }
+  });
+}
+
+/** `resume`, `cancel` and `more`: a stored session, run (or stopped) from this terminal. */
+export async function sessionActionFromCli(
+  action: 'resume' | 'cancel' | 'more',
+  id: string,
+  flags: { answers?: string; out?: string; json: boolean; yes: boolean },
+  env: Record<string, string | undefined>,
+  io: Io,
+  cliLogger: (config: Config) => Logger,
+): Promise<number> {
+  const config = loadConfig(env);
+  const logger = cliLogger(config);
+  if (action !== 'cancel') await researchReady(config, logger);
+  return withStore(config, logger, async (store) => {
+    const room = composeSessions(config, logger, store, {
+      unreachableIsFatal: true,
+      newSessionId: randomUUID,
+    });
+    const deps = {
+      store,
+      sessions: store.sessions,
+      terminals: store.terminals,
+      service: room.service,
+      research: room.research,
+      lease: terminalLease(store, config, logger),
+      requester: userInfo().username,
+      logger,
+      estimatePlan: room.estimatePlan,
+      pager: config.pager,
+      editor: config.editor,
+    };
+    if (action === 'cancel') return cancelCommand(deps, id, io);
+    const engine = await room.engine();
+    const options = { clarify: true, ...flags };
+    try {
+      return await (action === 'resume'
+        ? resumeCommand(deps, id, options, io)
+        : moreCommand(deps, id, options, io));
+    } finally {
+      await engine.externalTools?.close();
+    }
+  });
+}
+
+/** The lease this process holds on the session it runs in the foreground. */
+function terminalLease(store: Store, config: Config, logger: Logger): TerminalLease {
+  const owner = `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = config.jobs.leaseMs;
+  return new TerminalLease(
+    new SessionLeases(store.db.pool, owner, leaseMs, ['cli']),
+    store.terminals,
+    leaseMs,
+    logger,
+  );
+}
+
+/** `ask --file`: the files read before anything runs, by one reading thread of their own. */
+async function readGivenFiles(paths: string[], config: Config) {
+  const reader = new DocumentReader(config.reading, 1);
+  try {
+    return await readLocalFiles(paths, reader);
+  } finally {
+    await reader.close();
+  }
+}
