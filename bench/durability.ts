@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../src/compose.js';
 import { newSession } from '../src/engine/run-session.js';
-import { insertQueued } from '../src/store/insert-session.js';
+import { insertQueued } from '../src/sessions/records/insert-session.js';
+import { SessionStore } from '../src/sessions/records/session-store.js';
 import { migrate } from '../src/store/migrate.js';
-import { SessionStore } from '../src/store/session-store.js';
 import { benchDatabase } from './lib/bench-database.js';
 import { fmt, median, report } from './lib/stats.js';
 

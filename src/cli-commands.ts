@@ -20,9 +20,9 @@ import { runService } from './run-service.js';
 import { knowledgeLibrary } from './search/knowledge/ingest-documents.js';
 import { McpTools } from './search/mcp/mcp-tools.js';
 import { DocumentReader } from './search/read/document-reader.js';
+import type { Store } from './sessions/records/store.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
-import type { Store } from './store/store.js';
 
 /** Commands that take exactly one session id. */
 const ONE_ID = new Set(['sessions show', 'resume', 'cancel', 'more']);

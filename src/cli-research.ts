@@ -18,7 +18,7 @@ import { type Config, loadConfig } from './config.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
-import type { Store } from './store/store.js';
+import type { Store } from './sessions/records/store.js';
 
 export interface AskFlags {
   question: string;

@@ -13,14 +13,14 @@ import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';
+import { pastRuns } from './sessions/records/past-runs.js';
+import type { Store } from './sessions/records/store.js';
 import { ReportAsking } from './sessions/report-asking.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
 import { SessionMoments } from './sessions/session-moments.js';
 import { SessionService } from './sessions/session-service.js';
-import { pastRuns } from './store/past-runs.js';
-import type { Store } from './store/store.js';
 
 /** The session room as a process uses it, built once from the config and the store. */
 export interface SessionsRoom {

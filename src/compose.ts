@@ -23,7 +23,14 @@ import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { McpTools } from './search/mcp/mcp-tools.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
-import { AnswerStore } from './store/answer-store.js';
+import { AnswerStore } from './sessions/records/answer-store.js';
+import { OutboxStore } from './sessions/records/outbox-store.js';
+import { applyRetention } from './sessions/records/retention.js';
+import { SessionLifecycle } from './sessions/records/session-lifecycle.js';
+import { SessionStore } from './sessions/records/session-store.js';
+import { SpendStore } from './sessions/records/spend-store.js';
+import type { Store } from './sessions/records/store.js';
+import { TerminalLifecycle } from './sessions/records/terminal-lifecycle.js';
 import { openDatabase } from './store/database.js';
 import {
   databaseAddress,
@@ -33,15 +40,8 @@ import {
 } from './store/database-errors.js';
 import { FileReadStore } from './store/file-read-store.js';
 import { migrate } from './store/migrate.js';
-import { OutboxStore } from './store/outbox-store.js';
-import { applyRetention } from './store/retention.js';
-import { SessionLifecycle } from './store/session-lifecycle.js';
-import { SessionStore } from './store/session-store.js';
 import { SourceTextStore } from './store/source-text-store.js';
-import { SpendStore } from './store/spend-store.js';
 import { SteeringStore } from './store/steering-store.js';
-import type { Store } from './store/store.js';
-import { TerminalLifecycle } from './store/terminal-lifecycle.js';
 
 export const PROMPTS_DIR = fileURLToPath(new URL('../prompts/', import.meta.url));
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));

@@ -16,6 +16,9 @@ import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
 import { knowledgeLibrary } from './search/knowledge/ingest-documents.js';
 import { health, type Webhook, webhookRoute } from './service-endpoints.js';
+import { ReuseOfferStore } from './sessions/records/reuse-offer-store.js';
+import { sessionsByStatus } from './sessions/records/session-counts.js';
+import type { Store } from './sessions/records/store.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
@@ -30,9 +33,6 @@ import { SlackReportQuestions } from './slack/slack-report-questions.js';
 import { SlackReuse } from './slack/slack-reuse.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import { type SlackDelivery, startSlackDelivery } from './slack/slack-surfaces.js';
-import { ReuseOfferStore } from './store/reuse-offer-store.js';
-import { sessionsByStatus } from './store/session-counts.js';
-import type { Store } from './store/store.js';
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */

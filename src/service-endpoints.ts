@@ -5,8 +5,8 @@ import { announceResponseEnded } from './jobs/notice-listener.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';
 import type { ResponseEndings } from './llm/response-endings.js';
 import type { Logger } from './ports/logger.js';
+import type { Store } from './sessions/records/store.js';
 import type { SlackDelivery } from './slack/slack-surfaces.js';
-import type { Store } from './store/store.js';
 
 export type Webhook = ReturnType<typeof openAiWebhookRoute>;
 

@@ -1,6 +1,6 @@
 import { sourceLabel } from '../ports/report-markdown.js';
+import type { SessionStore } from '../sessions/records/session-store.js';
 import { ReportAsking } from '../sessions/report-asking.js';
-import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
 import { sessionById } from './sessions-command.js';
 import { renderForTerminal } from './terminal-markdown.js';

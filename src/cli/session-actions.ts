@@ -1,8 +1,8 @@
+import { isResearching } from '../sessions/records/session-status.js';
+import type { SessionStore } from '../sessions/records/session-store.js';
+import type { TerminalLifecycle } from '../sessions/records/terminal-lifecycle.js';
 import type { ResearchBackends } from '../sessions/research-backends.js';
 import type { SessionService } from '../sessions/session-service.js';
-import { isResearching } from '../store/session-status.js';
-import type { SessionStore } from '../store/session-store.js';
-import type { TerminalLifecycle } from '../store/terminal-lifecycle.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';
 import { sessionById } from './sessions-command.js';

@@ -2,10 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import { citationFigures, reportDocument, usageFooter } from '../ports/report-markdown.js';
 import type { SessionView } from '../ports/research.js';
 import { cachedShare, totalTokens, type Usage } from '../ports/usage.js';
-import type { StoredAnswer } from '../store/answer-store.js';
-import type { OutboxRow } from '../store/outbox-store.js';
-import type { Feedback, SessionRow, SessionStore } from '../store/session-store.js';
-import type { Store } from '../store/store.js';
+import type { StoredAnswer } from '../sessions/records/answer-store.js';
+import type { OutboxRow } from '../sessions/records/outbox-store.js';
+import type { Feedback, SessionRow, SessionStore } from '../sessions/records/session-store.js';
+import type { Store } from '../sessions/records/store.js';
 import type { Io } from './io.js';
 import { printReport } from './print-report.js';
 

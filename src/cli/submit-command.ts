@@ -1,5 +1,5 @@
+import type { SessionStore } from '../sessions/records/session-store.js';
 import type { SessionService } from '../sessions/session-service.js';
-import type { SessionStore } from '../store/session-store.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';
 

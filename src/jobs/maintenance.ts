@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
-import { applyRetention } from '../store/retention.js';
-import type { Store } from '../store/store.js';
-import type { TerminalLifecycle } from '../store/terminal-lifecycle.js';
+import { applyRetention } from '../sessions/records/retention.js';
+import type { Store } from '../sessions/records/store.js';
+import type { TerminalLifecycle } from '../sessions/records/terminal-lifecycle.js';
 
 /**
  * Housekeeping any worker may run: unanswered clarifications expire, terminal

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { RUNNABLE } from '../store/session-status.js';
+import { RUNNABLE } from '../sessions/records/session-status.js';
 
 /** Due, runnable and held by no live lease; `statuses` names the parameter holding RUNNABLE. */
 const waiting = (statuses: string) =>

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../ports/logger.js';
+import { CANCEL_CHANNEL } from '../sessions/records/session-lifecycle.js';
 import { runStoredSession, type SessionRunDeps } from '../sessions/run-stored-session.js';
 import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
-import { CANCEL_CHANNEL } from '../store/session-lifecycle.js';
 import { listenForNotices } from './notice-listener.js';
 import type { Claim, SessionLeases } from './session-leases.js';
 import { inSession } from './session-scope.js';

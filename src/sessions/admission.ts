@@ -3,9 +3,9 @@ import type pg from 'pg';
 import type { Checkpoint } from '../ports/research.js';
 import type { Queryable } from '../store/database.js';
 import { isUniqueViolation } from '../store/database-errors.js';
-import { insertQueued, insertRunning, type NewSession, type SlackOpening } from '../store/insert-session.js';
-import { RESEARCHING } from '../store/session-status.js';
-import { SpendStore } from '../store/spend-store.js';
+import { insertQueued, insertRunning, type NewSession, type SlackOpening } from './records/insert-session.js';
+import { RESEARCHING } from './records/session-status.js';
+import { SpendStore } from './records/spend-store.js';
 import { capRefusal, type SpendCaps, type SpendLeft, spendLeft } from './spend-caps.js';
 
 /** What a new session must fit: the per-person limit, the daily caps, and what a run is estimated to cost. */

@@ -1,9 +1,9 @@
 import type { Logger } from '../ports/logger.js';
 import type { ReportAnswer, ReportQuestions } from '../ports/report-questions.js';
-import type { AnswerStore } from '../store/answer-store.js';
-import type { OutboxIntent } from '../store/outbox-intent.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { SpendGate } from './admission.js';
+import type { AnswerStore } from './records/answer-store.js';
+import type { OutboxIntent } from './records/outbox-intent.js';
+import type { SessionRow, SessionStore } from './records/session-store.js';
 
 type Answered = Extract<ReportAnswer, { kind: 'answered' }>;
 

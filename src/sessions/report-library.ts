@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import type { Queryable } from '../store/database.js';
-import { type ReportMatch, searchReports } from '../store/report-search.js';
 import { questionSimilarity, sameQuestion } from './question-match.js';
+import { type ReportMatch, searchReports } from './records/report-search.js';
 import { type CanRead, mayRead } from './report-visibility.js';
 
 /** How many candidates are looked at for each match shown (the rest may be hidden from the viewer). */

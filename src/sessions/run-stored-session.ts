@@ -1,11 +1,11 @@
 import { describeError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { ResearchOutcome } from '../ports/research.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
-import type { SessionStatus } from '../store/session-status.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
-import type { SpendStore } from '../store/spend-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
+import type { SessionLifecycle } from './records/session-lifecycle.js';
+import type { SessionStatus } from './records/session-status.js';
+import type { SessionRow, SessionStore } from './records/session-store.js';
+import type { SpendStore } from './records/spend-store.js';
 import type { ResearchBackends } from './research-backends.js';
 import type { SessionMoments } from './session-moments.js';
 import { SessionRecorder } from './session-recorder.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import type { Source } from '../ports/report.js';
-import type { SessionStatus } from '../store/session-status.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
+import type { SessionStatus } from './records/session-status.js';
+import type { SessionRow, SessionStore } from './records/session-store.js';
 import type { ResearchBackends } from './research-backends.js';
 import type { Settled } from './session-surface.js';
 

@@ -1,10 +1,10 @@
 import type { Logger } from '../ports/logger.js';
 import type { Checkpoint, ResearchEvent, ResearchOutcome } from '../ports/research.js';
 import { outageLog, untilWritten } from '../store/database-outage.js';
-import type { OutboxIntent } from '../store/outbox-intent.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
-import type { SessionStatus } from '../store/session-status.js';
-import { isStoredEvent, type SessionStore } from '../store/session-store.js';
+import type { OutboxIntent } from './records/outbox-intent.js';
+import type { SessionLifecycle } from './records/session-lifecycle.js';
+import type { SessionStatus } from './records/session-status.js';
+import { isStoredEvent, type SessionStore } from './records/session-store.js';
 
 /**
  * Persists one running session: events appended in order (batched, since

@@ -1,13 +1,13 @@
 import { withoutControls } from '../ports/control-characters.js';
 import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Checkpoint, ResearchRequest, SessionView } from '../ports/research.js';
-import type { NewSession, SlackOpening } from '../store/insert-session.js';
-import type { OutboxIntent } from '../store/outbox-intent.js';
-import type { SessionLifecycle } from '../store/session-lifecycle.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import type { AdmissionRules, Asker, Refusal, SessionAdmission } from './admission.js';
 import { questionRefusal } from './question-refusal.js';
+import type { NewSession, SlackOpening } from './records/insert-session.js';
+import type { OutboxIntent } from './records/outbox-intent.js';
+import type { SessionLifecycle } from './records/session-lifecycle.js';
+import type { SessionRow, SessionStore } from './records/session-store.js';
 import type { ResearchBackends } from './research-backends.js';
 
 export interface SessionServiceDeps {

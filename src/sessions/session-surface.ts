@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import type { ResearchEvent, ResearchOutcome, SessionView } from '../ports/research.js';
-import type { OutboxIntent } from '../store/outbox-intent.js';
-import type { SessionRow } from '../store/session-store.js';
+import type { OutboxIntent } from './records/outbox-intent.js';
+import type { SessionRow } from './records/session-store.js';
 
 /** How a session came to rest, as a surface shows it. */
 export type Settled = ResearchOutcome | { kind: 'failed'; message: string };

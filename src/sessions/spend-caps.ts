@@ -1,4 +1,4 @@
-import type { Spend, SpendScope, SpendStore } from '../store/spend-store.js';
+import type { Spend, SpendScope, SpendStore } from './records/spend-store.js';
 
 /** USER_DAILY_BUDGET_USD and WORKSPACE_DAILY_BUDGET_USD; unset: no cap. */
 export interface SpendCaps {

@@ -1,4 +1,4 @@
-import type { SessionRow } from '../store/session-store.js';
+import type { SessionRow } from '../sessions/records/session-store.js';
 
 /** What a follow-up in the same thread is told about the research before it. */
 export function previousResearch(row: SessionRow): string {

@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import { checkEditedPlan, MAX_PLAN_CHARS } from '../sessions/edited-plan.js';
+import type { SessionRow, SessionStore } from '../sessions/records/session-store.js';
 import type { SessionService } from '../sessions/session-service.js';
-import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { planReviewMessage } from './render/plan-message.js';
 import type { SlackApi } from './slack-api.js';
 import { threadOf } from './thread/closing-intents.js';

@@ -1,4 +1,4 @@
-import type { ReportMatch } from '../store/report-search.js';
+import type { ReportMatch } from '../sessions/records/report-search.js';
 import type { SlackApi } from './slack-api.js';
 
 export interface ReportLinks {

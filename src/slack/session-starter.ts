@@ -1,11 +1,11 @@
 import type { Logger } from '../ports/logger.js';
 import type { Checkpoint, SharedFiles } from '../ports/research.js';
 import type { Refusal } from '../sessions/admission.js';
+import type { OutboxStore } from '../sessions/records/outbox-store.js';
+import type { SessionStore } from '../sessions/records/session-store.js';
+import type { SpendStore } from '../sessions/records/spend-store.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SpendCaps } from '../sessions/spend-caps.js';
-import type { OutboxStore } from '../store/outbox-store.js';
-import type { SessionStore } from '../store/session-store.js';
-import type { SpendStore } from '../store/spend-store.js';
 import { noticeMessage } from './render/messages.js';
 import { THREAD_BUSY, tooManySessions } from './render/refusals.js';
 import { SessionThread } from './thread/session-thread.js';

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
-import { isResearching } from '../store/session-status.js';
-import type { SessionStore } from '../store/session-store.js';
+import { isResearching } from '../sessions/records/session-status.js';
+import type { SessionStore } from '../sessions/records/session-store.js';
 import { noticeMessage, oneLine } from './render/messages.js';
 import { suggestPrompts } from './slack-agents.js';
 import type { SlackApi } from './slack-api.js';

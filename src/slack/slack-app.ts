@@ -1,6 +1,6 @@
 import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
-import type { SessionStore } from '../store/session-store.js';
+import type { SessionStore } from '../sessions/records/session-store.js';
 import { within } from '../within.js';
 import { type OpsSources, opsRoutes } from './ops-routes.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';

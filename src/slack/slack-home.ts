@@ -1,7 +1,7 @@
 import type { App, BlockAction, ButtonAction, PlainTextInputAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import type { SessionStore } from '../sessions/records/session-store.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
-import type { SessionStore } from '../store/session-store.js';
 import type { ChannelMembers } from './channel-members.js';
 import { HOME, homeView, newResearchModal } from './render/home-view.js';
 import { noticeMessage } from './render/messages.js';

@@ -1,7 +1,7 @@
 import { describeError } from '../ports/errors.js';
+import type { AnswerStore } from '../sessions/records/answer-store.js';
+import type { SessionRow } from '../sessions/records/session-store.js';
 import { type Asked, ReportAsking } from '../sessions/report-asking.js';
-import type { AnswerStore } from '../store/answer-store.js';
-import type { SessionRow } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { answerMessage, unansweredMessage } from './render/answer-message.js';
 import { noticeMessage } from './render/messages.js';

@@ -1,10 +1,10 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import type { ReuseOfferStore } from '../sessions/records/reuse-offer-store.js';
+import type { SessionRow } from '../sessions/records/session-store.js';
 import type { ReportAsking } from '../sessions/report-asking.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
 import { mayShowIn } from '../sessions/report-visibility.js';
-import type { ReuseOfferStore } from '../store/reuse-offer-store.js';
-import type { SessionRow } from '../store/session-store.js';
 import type { ChannelMembers } from './channel-members.js';
 import { answerMessage } from './render/answer-message.js';
 import { ACTION, type SlackMessage } from './render/messages.js';

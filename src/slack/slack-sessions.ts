@@ -1,6 +1,6 @@
+import { isResearching, STEERABLE } from '../sessions/records/session-status.js';
+import type { SessionRow } from '../sessions/records/session-store.js';
 import { usageSummary } from '../sessions/spend-caps.js';
-import { isResearching, STEERABLE } from '../store/session-status.js';
-import type { SessionRow } from '../store/session-store.js';
 import { previousResearch } from './follow-up-context.js';
 import { keyedQueue } from './keyed-queue.js';
 import type { PlanReview } from './plan-review.js';

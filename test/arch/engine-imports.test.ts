@@ -96,7 +96,7 @@ describe('architecture', () => {
         .map((u) => u.split('`')[0]!);
     const writesStatus = (u: string) => /SET[\s\S]*?\bstatus = (\$\d+|CASE)/.test(u);
     // The lifecycle, and its part for the sessions a terminal runs in its own process.
-    const owners = ['store/session-lifecycle.ts', 'store/terminal-lifecycle.ts'];
+    const owners = ['sessions/records/session-lifecycle.ts', 'sessions/records/terminal-lifecycle.ts'];
     const elsewhere = files(join(root, 'src'))
       .filter((f) => !owners.some((o) => f.endsWith(o)))
       .filter((f) =>
@@ -104,7 +104,7 @@ describe('architecture', () => {
       )
       .map((f) => relative(root, f));
     expect(elsewhere).toEqual([]);
-    const lifecycle = readFileSync(join(root, 'src/store/session-lifecycle.ts'), 'utf8');
+    const lifecycle = readFileSync(join(root, 'src/sessions/records/session-lifecycle.ts'), 'utf8');
     const writes = updates(lifecycle).filter(writesStatus);
     // begin, requeueAnswered, cancelWaiting, expireClarifications, settleDelivery and move.
     expect(writes).toHaveLength(6);
@@ -113,7 +113,7 @@ describe('architecture', () => {
       expect(write).not.toMatch(/status (=|IN) \(?'/);
     }
     expect(lifecycle.match(/movesTo\(/g)?.length).toBeGreaterThanOrEqual(7);
-    const terminal = readFileSync(join(root, 'src/store/terminal-lifecycle.ts'), 'utf8');
+    const terminal = readFileSync(join(root, 'src/sessions/records/terminal-lifecycle.ts'), 'utf8');
     const terminalWrites = updates(terminal).filter(writesStatus);
     // interruptLapsed, interrupt, resume, cancelInterrupted.
     expect(terminalWrites).toHaveLength(4);

@@ -11,17 +11,17 @@ import { runCli } from '../../src/main.js';
 import { ProviderError } from '../../src/ports/errors.js';
 import { KnowledgeStore } from '../../src/search/knowledge/knowledge-store.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
-import { AnswerStore } from '../../src/store/answer-store.js';
+import { AnswerStore } from '../../src/sessions/records/answer-store.js';
+import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
+import { SpendStore } from '../../src/sessions/records/spend-store.js';
+import type { Store } from '../../src/sessions/records/store.js';
+import { TerminalLifecycle } from '../../src/sessions/records/terminal-lifecycle.js';
 import type { Database } from '../../src/store/database.js';
 import { FileReadStore } from '../../src/store/file-read-store.js';
-import { OutboxStore } from '../../src/store/outbox-store.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { SourceTextStore } from '../../src/store/source-text-store.js';
-import { SpendStore } from '../../src/store/spend-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
-import type { Store } from '../../src/store/store.js';
-import { TerminalLifecycle } from '../../src/store/terminal-lifecycle.js';
 import { judged } from '../fakes/rule-llm.js';
 import {
   agentWithTask,

@@ -2,9 +2,9 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { FinalReport } from '../../src/engine/session-state.js';
 import { runCli } from '../../src/main.js';
-import { insertRunning } from '../../src/store/insert-session.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
+import { insertRunning } from '../../src/sessions/records/insert-session.js';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 

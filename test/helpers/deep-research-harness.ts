@@ -6,9 +6,9 @@ import { countTokens } from '../../src/llm/count-tokens.js';
 import { ResponsesApi } from '../../src/llm/responses-api.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { silentLogger } from '../../src/ports/logger.js';
+import { insertQueued } from '../../src/sessions/records/insert-session.js';
 import { researchBackends } from '../../src/sessions/research-backends.js';
 import type { Database } from '../../src/store/database.js';
-import { insertQueued } from '../../src/store/insert-session.js';
 import { TaskGraphLlm } from '../fakes/task-graph-llm.js';
 import { prompts, testSettings } from './engine-harness.js';
 

@@ -6,11 +6,11 @@ import type { EngineSettings } from '../../src/engine/settings.js';
 import type { Checkpoint } from '../../src/ports/research.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { SessionAdmission } from '../../src/sessions/admission.js';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { type ResearchBackends, researchBackends } from '../../src/sessions/research-backends.js';
 import { SessionService } from '../../src/sessions/session-service.js';
 import type { Database } from '../../src/store/database.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
 import { testSettings } from './engine-harness.js';
 

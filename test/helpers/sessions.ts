@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { SessionStatus } from '../../src/store/session-status.js';
+import type { SessionStatus } from '../../src/sessions/records/session-status.js';
 
 export interface TestSession {
   id?: string;

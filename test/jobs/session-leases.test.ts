@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionLeases } from '../../src/jobs/session-leases.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import type { Database } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { insertSession } from '../helpers/sessions.js';
 import { submit } from '../helpers/worker-harness.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { testSettings } from '../helpers/engine-harness.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';

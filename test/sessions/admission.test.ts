@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSession } from '../../src/engine/run-session.js';
 import { type Admission, type AdmissionRules, SessionAdmission } from '../../src/sessions/admission.js';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SpendStore } from '../../src/sessions/records/spend-store.js';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SpendStore } from '../../src/store/spend-store.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
 
 describe.each([

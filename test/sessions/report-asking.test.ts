@@ -4,11 +4,11 @@ import { silentLogger } from '../../src/ports/logger.js';
 import type { ReportAnswer, ReportQuestions } from '../../src/ports/report-questions.js';
 import { addModelUsage, emptyUsage } from '../../src/ports/usage.js';
 import { SpendGate } from '../../src/sessions/admission.js';
+import { AnswerStore } from '../../src/sessions/records/answer-store.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
+import { SpendStore } from '../../src/sessions/records/spend-store.js';
 import { ReportAsking } from '../../src/sessions/report-asking.js';
-import { AnswerStore } from '../../src/store/answer-store.js';
 import type { Database } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { SpendStore } from '../../src/store/spend-store.js';
 import { realPostgres } from '../helpers/postgres.js';
 
 let db: Database;

@@ -4,14 +4,14 @@ import { startWorker } from '../../src/jobs/worker.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { silentLogger } from '../../src/ports/logger.js';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import {
   type ReportPublished,
   SessionMoments,
   type SessionSettled,
 } from '../../src/sessions/session-moments.js';
 import type { Database } from '../../src/store/database.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { RuleLlm, ruleSearch } from '../fakes/rule-llm.js';
 import { prompts } from '../helpers/engine-harness.js';
 import { realPostgres } from '../helpers/postgres.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import type { Database } from '../../src/store/database.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { agentsState, testService } from '../helpers/session-room.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SpendScope, SpendStore } from '../../src/sessions/records/spend-store.js';
 import { capRefusal, spendLeft } from '../../src/sessions/spend-caps.js';
-import type { SpendScope, SpendStore } from '../../src/store/spend-store.js';
 
 /** Spending by scope: the requester's $1.20 of the workspace's $9.00 today. */
 const store = {

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { insertRunning } from '../../src/sessions/records/insert-session.js';
+import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { type Database, openDatabase } from '../../src/store/database.js';
-import { insertRunning } from '../../src/store/insert-session.js';
 import { migrate } from '../../src/store/migrate.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
 import { SOURCE_TEXT_CAP, SourceTextStore } from '../../src/store/source-text-store.js';
 import { MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
 

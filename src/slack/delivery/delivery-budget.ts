@@ -1,4 +1,4 @@
-import type { OutboxRow } from '../../store/outbox-store.js';
+import type { OutboxRow } from '../../sessions/records/outbox-store.js';
 import type { SlackRateLimits } from '../slack-rate-limits.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { OutboxIntent } from '../../store/outbox-intent.js';
-import type { OutboxRow } from '../../store/outbox-store.js';
+import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
+import type { OutboxRow } from '../../sessions/records/outbox-store.js';
 import { noticeMessage } from '../render/messages.js';
 import { SlackCallError, SlackRateLimited } from '../slack-errors.js';
 import type { CanvasPayload } from '../thread/session-thread.js';

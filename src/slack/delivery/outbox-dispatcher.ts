@@ -1,9 +1,9 @@
 import type { Metrics } from '../../metrics/metrics.js';
 import type { Logger } from '../../ports/logger.js';
+import type { OutboxRow, OutboxStore } from '../../sessions/records/outbox-store.js';
+import type { SessionLifecycle } from '../../sessions/records/session-lifecycle.js';
+import type { SessionStore } from '../../sessions/records/session-store.js';
 import { outageLog } from '../../store/database-outage.js';
-import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
-import type { SessionLifecycle } from '../../store/session-lifecycle.js';
-import type { SessionStore } from '../../store/session-store.js';
 import type { SlackApi } from '../slack-api.js';
 import type { SlackRateLimited } from '../slack-errors.js';
 import { Budget } from './delivery-budget.js';

@@ -1,5 +1,5 @@
-import type { OutboxRow, OutboxStore } from '../../store/outbox-store.js';
-import type { SessionStore, SlackMessageRef } from '../../store/session-store.js';
+import type { OutboxRow, OutboxStore } from '../../sessions/records/outbox-store.js';
+import type { SessionStore, SlackMessageRef } from '../../sessions/records/session-store.js';
 import type { SlackMessage } from '../render/messages.js';
 import { type AgentStatusPayload, setAgentStatus } from '../slack-agents.js';
 import type { SlackApi } from '../slack-api.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
-import type { OutboxStore } from '../../store/outbox-store.js';
-import type { SessionStore } from '../../store/session-store.js';
+import type { OutboxStore } from '../../sessions/records/outbox-store.js';
+import type { SessionStore } from '../../sessions/records/session-store.js';
 import type { EditScheduler } from '../delivery/edit-scheduler.js';
 import type { Dispatcher } from '../delivery/outbox-dispatcher.js';
 import type { ReportFormat } from '../thread/report-intents.js';

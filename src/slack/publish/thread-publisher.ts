@@ -4,9 +4,9 @@ import { initialProgress, type Progress, reduceProgress } from '../../ports/prog
 import type { FinalReport } from '../../ports/report.js';
 import { usageFooter } from '../../ports/report-markdown.js';
 import type { ResearchEvent, SessionView } from '../../ports/research.js';
+import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
+import type { SessionRow, SlackMessageRef } from '../../sessions/records/session-store.js';
 import type { SessionSurface, Settled } from '../../sessions/session-surface.js';
-import type { OutboxIntent } from '../../store/outbox-intent.js';
-import type { SessionRow, SlackMessageRef } from '../../store/session-store.js';
 import {
   clarifyMessage,
   type Ending,

@@ -1,4 +1,4 @@
-import type { SessionRow } from '../../store/session-store.js';
+import type { SessionRow } from '../../sessions/records/session-store.js';
 import { safeText } from './mrkdwn.js';
 
 export const USAGE = [

@@ -1,6 +1,6 @@
 import type { SessionView } from '../../ports/research.js';
-import type { OutboxIntent } from '../../store/outbox-intent.js';
-import type { SessionRow, SessionStore } from '../../store/session-store.js';
+import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
+import type { SessionRow, SessionStore } from '../../sessions/records/session-store.js';
 import { clarifyMessage, type Ending, rootMessage } from '../render/messages.js';
 import { planMessage } from '../render/plan-message.js';
 import { SessionThread } from './session-thread.js';

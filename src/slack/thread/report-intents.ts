@@ -1,7 +1,7 @@
 import type { Config } from '../../config-shape.js';
 import type { FinalReport } from '../../ports/report.js';
 import { reportDocument } from '../../ports/report-markdown.js';
-import type { OutboxIntent } from '../../store/outbox-intent.js';
+import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
 import { canvasDocument } from '../render/canvas-markdown.js';
 import { reportMessages, sourcesMessages } from '../render/messages.js';
 import { summaryMessage } from '../render/summary-message.js';

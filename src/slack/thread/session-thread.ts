@@ -1,4 +1,4 @@
-import type { OutboxIntent } from '../../store/outbox-intent.js';
+import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
 import type { SlackMessage } from '../render/messages.js';
 import type { StreamChunk } from '../render/progress-chunks.js';
 import type { AgentStatus, AgentStatusPayload } from '../slack-agents.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionRow } from '../../../src/sessions/records/session-store.js';
 import { homeView } from '../../../src/slack/render/home-view.js';
-import type { SessionRow } from '../../../src/store/session-store.js';
 
 const running = {
   id: 'abc',

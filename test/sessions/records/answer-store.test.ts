@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addModelUsage, emptyUsage } from '../../src/ports/usage.js';
-import { AnswerStore } from '../../src/store/answer-store.js';
-import type { Database } from '../../src/store/database.js';
-import { insertRunning } from '../../src/store/insert-session.js';
-import { SpendStore } from '../../src/store/spend-store.js';
-import { realPostgres } from '../helpers/postgres.js';
+import { addModelUsage, emptyUsage } from '../../../src/ports/usage.js';
+import { AnswerStore } from '../../../src/sessions/records/answer-store.js';
+import { insertRunning } from '../../../src/sessions/records/insert-session.js';
+import { SpendStore } from '../../../src/sessions/records/spend-store.js';
+import type { Database } from '../../../src/store/database.js';
+import { realPostgres } from '../../helpers/postgres.js';
 
 let db: Database;
 beforeAll(async () => {

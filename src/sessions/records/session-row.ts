@@ -1,4 +1,4 @@
-import type { FinalReport } from '../ports/report.js';
+import type { FinalReport } from '../../ports/report.js';
 import type { SessionStatus } from './session-status.js';
 
 export interface SessionRow {

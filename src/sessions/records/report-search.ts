@@ -1,6 +1,6 @@
-import { withoutControls } from '../ports/control-characters.js';
-import { anyWords, anyWordTsquery } from './any-word-query.js';
-import type { Queryable } from './database.js';
+import { withoutControls } from '../../ports/control-characters.js';
+import { anyWords, anyWordTsquery } from '../../store/any-word-query.js';
+import type { Queryable } from '../../store/database.js';
 
 /** A finished report as a search lists it. */
 export interface ReportMatch {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from './database.js';
+import type { Queryable } from '../../store/database.js';
 
 export interface ReuseOffer {
   /** A random token (what the offer's buttons carry): an offer's id says nothing of any other. */

@@ -1,13 +1,13 @@
-import type { KnowledgeStore } from '../search/knowledge/knowledge-store.js';
+import type { KnowledgeStore } from '../../search/knowledge/knowledge-store.js';
+import type { Database } from '../../store/database.js';
+import type { FileReadStore } from '../../store/file-read-store.js';
+import type { SourceTextStore } from '../../store/source-text-store.js';
+import type { SteeringStore } from '../../store/steering-store.js';
 import type { AnswerStore } from './answer-store.js';
-import type { Database } from './database.js';
-import type { FileReadStore } from './file-read-store.js';
 import type { OutboxStore } from './outbox-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionStore } from './session-store.js';
-import type { SourceTextStore } from './source-text-store.js';
 import type { SpendStore } from './spend-store.js';
-import type { SteeringStore } from './steering-store.js';
 import type { TerminalLifecycle } from './terminal-lifecycle.js';
 
 /** The database and the repositories over it. */

@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable } from '../../store/database.js';
 import { HOLDS_SPENDING } from './session-status.js';
 
 export interface Spend {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { Source } from '../ports/report.js';
-import type { Usage } from '../ports/research.js';
+import type { Source } from '../../ports/report.js';
+import type { Usage } from '../../ports/research.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 
 export interface NewAnswer {

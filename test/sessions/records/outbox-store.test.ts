@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
-import type { OutboxIntent } from '../../src/store/outbox-intent.js';
-import { OutboxStore } from '../../src/store/outbox-store.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
-import { insertSession } from '../helpers/sessions.js';
+import type { OutboxIntent } from '../../../src/sessions/records/outbox-intent.js';
+import { OutboxStore } from '../../../src/sessions/records/outbox-store.js';
+import { SessionLifecycle } from '../../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../../src/sessions/records/session-store.js';
+import type { Database } from '../../../src/store/database.js';
+import { migrate } from '../../../src/store/migrate.js';
+import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { insertSession } from '../../helpers/sessions.js';
 
 const post = (role: string, essential = false): OutboxIntent => ({
   key: `post:${role}`,

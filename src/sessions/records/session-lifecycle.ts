@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { FinalReport } from '../ports/report.js';
-import type { Checkpoint } from '../ports/research.js';
-import { LeaseLostError } from './lease-lost-error.js';
+import type { FinalReport } from '../../ports/report.js';
+import type { Checkpoint } from '../../ports/research.js';
+import { LeaseLostError } from '../../store/lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 import { FINISHED, movesTo, RESEARCHING, type SessionStatus } from './session-status.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { movesTo } from '../../src/store/session-status.js';
+import { movesTo } from '../../../src/sessions/records/session-status.js';
 
 describe('movesTo', () => {
   it('gives the statuses a session may reach a status from, by the one table', () => {

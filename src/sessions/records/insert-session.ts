@@ -1,5 +1,5 @@
-import type { Checkpoint } from '../ports/research.js';
-import type { Queryable } from './database.js';
+import type { Checkpoint } from '../../ports/research.js';
+import type { Queryable } from '../../store/database.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 
 export interface NewSession {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
-import { SessionLifecycle } from '../../src/store/session-lifecycle.js';
-import { SessionStore } from '../../src/store/session-store.js';
-import { ScriptedLlm } from '../fakes/scripted-llm.js';
-import { harness, run, testSettings } from '../helpers/engine-harness.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
-import { corpusTools, standardScript } from '../helpers/scenario.js';
-import { insertSession, type TestSession } from '../helpers/sessions.js';
+import { SessionLifecycle } from '../../../src/sessions/records/session-lifecycle.js';
+import { SessionStore } from '../../../src/sessions/records/session-store.js';
+import type { Database } from '../../../src/store/database.js';
+import { migrate } from '../../../src/store/migrate.js';
+import { ScriptedLlm } from '../../fakes/scripted-llm.js';
+import { harness, run, testSettings } from '../../helpers/engine-harness.js';
+import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { corpusTools, standardScript } from '../../helpers/scenario.js';
+import { insertSession, type TestSession } from '../../helpers/sessions.js';
 
 describe.each([
   ['real Postgres', realPostgres],

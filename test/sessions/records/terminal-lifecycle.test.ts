@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
-import { TerminalLifecycle } from '../../src/store/terminal-lifecycle.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
-import { insertSession, type TestSession } from '../helpers/sessions.js';
+import { TerminalLifecycle } from '../../../src/sessions/records/terminal-lifecycle.js';
+import type { Database } from '../../../src/store/database.js';
+import { migrate } from '../../../src/store/migrate.js';
+import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { insertSession, type TestSession } from '../../helpers/sessions.js';
 
 describe.each([
   ['real Postgres', realPostgres],

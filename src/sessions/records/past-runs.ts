@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { PastRun } from '../engine/estimate.js';
+import type { PastRun } from '../../engine/estimate.js';
 
 /** The latest complete (not partial) reports' durations and costs (shown, and counted against the caps) by one backend, for pre-flight estimates. */
 export async function pastRuns(pool: pg.Pool, backend: string, limit = 30): Promise<PastRun[]> {
