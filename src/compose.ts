@@ -24,6 +24,7 @@ import { McpTools } from './search/mcp/mcp-tools.js';
 import { HttpPageReader } from './search/pages/http-page-reader.js';
 import { createWebSearch } from './search/web/create-web-search.js';
 import { AnswerStore } from './sessions/records/answer-store.js';
+import { FeedbackStore } from './sessions/records/feedback-store.js';
 import { OutboxStore } from './sessions/records/outbox-store.js';
 import { applyRetention } from './sessions/records/retention.js';
 import { SessionLifecycle } from './sessions/records/session-lifecycle.js';
@@ -106,6 +107,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
       spend: new SpendStore(db.pool),
       sources: new SourceTextStore(db.pool),
       answers: new AnswerStore(db.pool, hours),
+      feedback: new FeedbackStore(db.pool),
       fileReads: new FileReadStore(db.pool),
       terminals: new TerminalLifecycle(db.pool, config.jobs.leaseMs),
       knowledge: new KnowledgeStore(db.pool),

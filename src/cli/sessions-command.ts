@@ -3,8 +3,9 @@ import { citationFigures, reportDocument, usageFooter } from '../ports/report-ma
 import type { SessionView } from '../ports/research.js';
 import { cachedShare, totalTokens, type Usage } from '../ports/usage.js';
 import type { StoredAnswer } from '../sessions/records/answer-store.js';
+import type { Feedback } from '../sessions/records/feedback-store.js';
 import type { OutboxRow } from '../sessions/records/outbox-store.js';
-import type { Feedback, SessionRow, SessionStore } from '../sessions/records/session-store.js';
+import type { SessionRow, SessionStore } from '../sessions/records/session-store.js';
 import type { Store } from '../sessions/records/store.js';
 import type { Io } from './io.js';
 import { printReport } from './print-report.js';
@@ -74,7 +75,7 @@ export interface ShowOptions {
 
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
 export async function showSession(
-  store: Pick<Store, 'sessions' | 'outbox' | 'sources' | 'answers'>,
+  store: Pick<Store, 'sessions' | 'outbox' | 'sources' | 'answers' | 'feedback'>,
   id: string,
   io: Io,
   options: ShowOptions,
@@ -84,7 +85,7 @@ export async function showSession(
   const [outbox, stored, feedback, kept, answers, view] = await Promise.all([
     store.outbox.forSession(session.id),
     store.sessions.loadUsage(session.id),
-    store.sessions.listFeedback(session.id),
+    store.feedback.list(session.id),
     store.sources.sizeOf(session.id),
     store.answers.list(session.id),
     options.view?.(session.id).catch(() => null) ?? null,

@@ -6,12 +6,11 @@ import type {
 } from 'openai/resources/chat/completions';
 import { withDeadline } from '../engine/deadline-signal.js';
 import { retryDelayMs, sleep } from '../http/retry-delay.js';
-import { ConfigError, ProviderError } from '../ports/errors.js';
+import { ProviderError } from '../ports/errors.js';
 import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
-import { redactSecrets } from '../redact-secrets.js';
 import { errorBodyFetch } from './error-body-fetch.js';
-import { unreachableCode } from './model-catalog.js';
+import { classify, Silent, unreachable } from './llm-failures.js';
 import { isModelNotFound, type RefusedModel } from './model-not-found.js';
 import { readCompletionStream } from './read-completion-stream.js';
 import {
@@ -42,9 +41,6 @@ export interface OpenAiLlmOptions {
   /** The sentence for a model the server does not serve (which variable to set, to what). */
   refusedModel?: RefusedModel;
 }
-
-/** The stream did not start, or went silent, in time. */
-class Silent extends Error {}
 
 /**
  * The `Llm` port on Chat Completions, which any OpenAI-compatible server
@@ -221,80 +217,4 @@ function toWire(message: ChatMessage): ChatCompletionMessageParam {
     default:
       return message;
   }
-}
-
-/** A connection refused or a host that does not resolve: nothing is listening where the settings point. */
-function unreachable(error: unknown, baseURL: string | undefined): ConfigError | undefined {
-  if (!(error instanceof OpenAI.APIConnectionError) || error instanceof OpenAI.APIConnectionTimeoutError)
-    return undefined;
-  const code = unreachableCode(error);
-  const where = baseURL ?? 'https://api.openai.com/v1';
-  return code
-    ? new ConfigError(
-        'llm_unreachable',
-        `Could not reach the model server at ${where} (${code}): start it, or check OPENAI_BASE_URL and your network.`,
-        { cause: error },
-      )
-    : undefined;
-}
-
-/** Maps SDK and network failures to our fault taxonomy, deciding what is worth retrying. */
-function classify(
-  error: unknown,
-  timedOut: boolean,
-  request: LlmRequest,
-  apiKey: string,
-): ProviderError | ConfigError {
-  const model = request.model.name;
-  if (error instanceof ProviderError) return error;
-  if (error instanceof Silent)
-    return new ProviderError('llm_stalled', `The model call was abandoned: ${error.message}.`, true, {
-      cause: error,
-    });
-  if (timedOut) {
-    return new ProviderError('llm_timeout', `The model call timed out after ${request.timeoutMs} ms.`, true, {
-      cause: error,
-    });
-  }
-  if (error instanceof OpenAI.APIError && error.status !== undefined) {
-    const status = error.status;
-    if (status === 401 || status === 403) {
-      return new ConfigError(
-        'llm_auth',
-        `The model server rejected the API key (HTTP ${status}): check OPENAI_API_KEY.`,
-        { cause: error },
-      );
-    }
-    if (status === 404) {
-      return new ConfigError(
-        'llm_model_not_found',
-        `The model server does not know model "${model}" (HTTP 404): check RESEARCH_MODEL and OPENAI_BASE_URL.`,
-        { cause: error },
-      );
-    }
-    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-    return new ProviderError(
-      status === 429 ? 'llm_rate_limited' : 'llm_http_error',
-      `The model server answered HTTP ${status}: ${redactSecrets(error.message, [apiKey]).slice(0, 300)}`,
-      retryable,
-      { cause: error, status },
-    );
-  }
-  if (error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError)) {
-    // An error chunk inside a stream that had started (OpenRouter when its upstream provider fails).
-    return new ProviderError(
-      'llm_stream_error',
-      `The model server failed mid-answer: ${redactSecrets(error.message, [apiKey]).slice(0, 300)}`,
-      true,
-      { cause: error },
-    );
-  }
-  const message = redactSecrets(error instanceof Error ? error.message : String(error), [apiKey]).slice(
-    0,
-    300,
-  );
-  // Connection failures and streams cut mid-way are transient.
-  return new ProviderError('llm_connection', `Could not reach the model server: ${message}`, true, {
-    cause: error,
-  });
 }

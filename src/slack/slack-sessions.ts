@@ -1,3 +1,4 @@
+import type { FeedbackStore } from '../sessions/records/feedback-store.js';
 import { isResearching, STEERABLE } from '../sessions/records/session-status.js';
 import type { SessionRow } from '../sessions/records/session-store.js';
 import { usageSummary } from '../sessions/spend-caps.js';
@@ -18,6 +19,8 @@ export interface SlackSessionsDeps extends SessionStarterDeps {
   /** The largest shared file research reads (FILE_MAX_MB). */
   fileMaxBytes: number;
   review: PlanReview;
+  /** Readers' verdicts from a report's feedback buttons. */
+  feedback: Pick<FeedbackStore, 'save'>;
   /** Questions about a thread's finished report (see SlackReportQuestions). */
   questions?: {
     isFor(latest: SessionRow, question: string): boolean;
@@ -196,7 +199,7 @@ export class SlackSessions {
     channelId: string,
     at?: Date,
   ): Promise<string> {
-    if (!(await this.deps.sessions.saveFeedback(sessionId, userId, value, channelId, at)))
+    if (!(await this.deps.feedback.save(sessionId, userId, value, channelId, at)))
       return 'There is no report of that research here to give feedback on.';
     return value === 'good'
       ? 'Thanks, noted that this report was useful.'

@@ -12,6 +12,7 @@ import { ProviderError } from '../../src/ports/errors.js';
 import { KnowledgeStore } from '../../src/search/knowledge/knowledge-store.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { AnswerStore } from '../../src/sessions/records/answer-store.js';
+import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
 import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
@@ -43,6 +44,7 @@ function storeOn(db: Database): Store {
   return {
     db,
     sessions: new SessionStore(db.pool),
+    feedback: new FeedbackStore(db.pool),
     lifecycle: new SessionLifecycle(db.pool, 24),
     outbox: new OutboxStore(db.pool, 24),
     steering: new SteeringStore(db.pool),

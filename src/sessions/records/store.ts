@@ -4,6 +4,7 @@ import type { FileReadStore } from '../../store/file-read-store.js';
 import type { SourceTextStore } from '../../store/source-text-store.js';
 import type { SteeringStore } from '../../store/steering-store.js';
 import type { AnswerStore } from './answer-store.js';
+import type { FeedbackStore } from './feedback-store.js';
 import type { OutboxStore } from './outbox-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionStore } from './session-store.js';
@@ -22,6 +23,8 @@ export interface Store {
   sources: SourceTextStore;
   /** Questions readers asked of reports, and the answers. */
   answers: AnswerStore;
+  /** Readers' verdicts on reports. */
+  feedback: FeedbackStore;
   /** How reading each file shared with a question went. */
   fileReads: FileReadStore;
   /** Foreground (terminal) sessions whose process went away. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FeedbackStore } from '../../../src/sessions/records/feedback-store.js';
 import { SessionLifecycle } from '../../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../../src/sessions/records/session-store.js';
 import type { Database } from '../../../src/store/database.js';
@@ -47,22 +48,23 @@ describe.each([
   });
 
   it('takes feedback only on a session with a report, clicked where one of its messages is', async () => {
+    const feedback = new FeedbackStore(db.pool);
     const reviewing = await newSession({ status: 'reviewing', channelId: 'C1' });
     await store.recordSlackMessage(reviewing.id, 'plan', { channelId: 'C1', ts: '1.1' });
-    expect(await store.saveFeedback(reviewing.id, 'UEVE', 'bad', 'C1')).toBe(false);
+    expect(await feedback.save(reviewing.id, 'UEVE', 'bad', 'C1')).toBe(false);
     const done = await newSession({ status: 'done', channelId: 'C1' });
     await db.pool.query(`UPDATE sessions SET report = '{"markdown":"x","sources":[]}' WHERE id = $1`, [
       done.id,
     ]);
     await store.recordSlackMessage(done.id, 'summary', { channelId: 'C1', ts: '1.2' });
-    expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C2')).toBe(false);
-    expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C1')).toBe(true);
-    expect((await store.listFeedback(done.id)).map((f) => f.value)).toEqual(['good']);
+    expect(await feedback.save(done.id, 'UEVE', 'good', 'C2')).toBe(false);
+    expect(await feedback.save(done.id, 'UEVE', 'good', 'C1')).toBe(true);
+    expect((await feedback.list(done.id)).map((f) => f.value)).toEqual(['good']);
     // Two clicks handled out of order: the later click counts.
     const later = new Date(Date.now() + 60_000);
-    expect(await store.saveFeedback(done.id, 'UEVE', 'bad', 'C1', later)).toBe(true);
-    expect(await store.saveFeedback(done.id, 'UEVE', 'good', 'C1', new Date(later.getTime() - 1))).toBe(true);
-    expect((await store.listFeedback(done.id)).map((f) => f.value)).toEqual(['bad']);
+    expect(await feedback.save(done.id, 'UEVE', 'bad', 'C1', later)).toBe(true);
+    expect(await feedback.save(done.id, 'UEVE', 'good', 'C1', new Date(later.getTime() - 1))).toBe(true);
+    expect((await feedback.list(done.id)).map((f) => f.value)).toEqual(['bad']);
   });
 
   it('refuses a second session for the same thread turn', async () => {
