@@ -1,11 +1,11 @@
-import { App, type BlockAction, type ButtonAction } from '@slack/bolt';
+import { App } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import { within } from '../within.js';
 import { type OpsSources, opsRoutes } from './ops-routes.js';
-import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
-import { ACTION, parseFeedback } from './render/messages.js';
+import type { PlanReview } from './plan-review.js';
 import { USAGE } from './render/status-list.js';
+import { sessionButtons } from './session-buttons.js';
 import { agentMessagingEvents } from './slack-agent-messaging.js';
 import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
@@ -205,39 +205,7 @@ export function createSlackApp(
     }
   });
 
-  const button = (
-    run: (
-      sessionId: string,
-      userId: string,
-      triggerId: string,
-      channelId: string,
-      at: Date,
-    ) => Promise<string | undefined>,
-  ) =>
-    (async ({ ack, body, action, respond }) => {
-      await ack();
-      try {
-        const value = (action as ButtonAction).value ?? '';
-        // When the click was made: clicks handled out of order keep the latest.
-        const at = new Date(Number((action as ButtonAction).action_ts) * 1000 || Date.now());
-        const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '', at);
-        // A click in the Home tab ([Cancel] on a running research) has no message to answer: the view shows it.
-        if (body.container?.type === 'view')
-          await home.publish(body.user.id, body.user.team_id ?? body.team?.id ?? '');
-        else if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
-      } catch (err) {
-        log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');
-        await respond({ response_type: 'ephemeral', replace_original: false, text: SORRY }).catch(() => {});
-      }
-    }) satisfies Parameters<typeof app.action<BlockAction>>[1];
-  const clicks: [string, Parameters<typeof button>[0]][] = [
-    [ACTION.cancel, (id, user) => service.cancel(id, user)],
-    [ACTION.startNow, (id, user) => service.startNow(id, user)],
-    [ACTION.researchMore, (id, user) => service.researchMore(id, user)],
-    [ACTION.researchThis, (value, user) => questions.researchThis(value, user)],
-    [ACTION.editPlan, (id, user, trigger) => review.openEditor(id, user, trigger)],
-  ];
-  for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));
+  sessionButtons(app, { service, review, questions, home }, log, SORRY);
   reuseActions(app, reuse, log, SORRY);
   homeEvents(app, home, log, (place, question) => service.startFromCommand(place, question));
   agentMessagingEvents(app, {
@@ -248,25 +216,6 @@ export function createSlackApp(
     cancel: (id, user) => service.cancel(id, user),
     once,
   });
-  app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
-    const sessionId = view.private_metadata;
-    try {
-      const text = view.state.values.plan?.plan?.value ?? '';
-      const error = await review.saveEdit(sessionId, body.user.id, text);
-      await ack(error ? { response_action: 'errors', errors: { plan: error } } : undefined);
-    } catch (err) {
-      log.error({ err, sessionId }, 'saving the edited plan failed');
-      await ack({ response_action: 'errors', errors: { plan: SORRY } });
-    }
-  });
-  app.action<BlockAction>(
-    ACTION.feedback,
-    button(async (value, user, _trigger, channel, at) => {
-      const click = parseFeedback(value);
-      return click ? service.feedback(click.sessionId, user, click.value, channel, at) : undefined;
-    }),
-  );
-
   app.error(async (err) => {
     log.error({ err }, 'Slack app error');
   });

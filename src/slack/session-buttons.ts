@@ -1,0 +1,77 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { Logger } from '../ports/logger.js';
+import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
+import { ACTION, parseFeedback } from './render/messages.js';
+import type { SlackHome } from './slack-home.js';
+import type { SlackReportQuestions } from './slack-report-questions.js';
+import type { SlackSessions } from './slack-sessions.js';
+
+/**
+ * What people do to a session with its buttons (cancel, start now, research
+ * more, research this, edit the plan, feedback) and the plan editor's
+ * submission, registered on the app. Each click is acknowledged first; the
+ * answer is a private reply, or the Home tab refreshed when it was clicked there.
+ */
+export function sessionButtons(
+  app: App,
+  {
+    service,
+    review,
+    questions,
+    home,
+  }: { service: SlackSessions; review: PlanReview; questions: SlackReportQuestions; home: SlackHome },
+  log: Logger,
+  sorry: string,
+): void {
+  const button = (
+    run: (
+      sessionId: string,
+      userId: string,
+      triggerId: string,
+      channelId: string,
+      at: Date,
+    ) => Promise<string | undefined>,
+  ) =>
+    (async ({ ack, body, action, respond }) => {
+      await ack();
+      try {
+        const value = (action as ButtonAction).value ?? '';
+        // When the click was made: clicks handled out of order keep the latest.
+        const at = new Date(Number((action as ButtonAction).action_ts) * 1000 || Date.now());
+        const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '', at);
+        // A click in the Home tab ([Cancel] on a running research) has no message to answer: the view shows it.
+        if (body.container?.type === 'view')
+          await home.publish(body.user.id, body.user.team_id ?? body.team?.id ?? '');
+        else if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
+      } catch (err) {
+        log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');
+        await respond({ response_type: 'ephemeral', replace_original: false, text: sorry }).catch(() => {});
+      }
+    }) satisfies Parameters<typeof app.action<BlockAction>>[1];
+  const clicks: [string, Parameters<typeof button>[0]][] = [
+    [ACTION.cancel, (id, user) => service.cancel(id, user)],
+    [ACTION.startNow, (id, user) => service.startNow(id, user)],
+    [ACTION.researchMore, (id, user) => service.researchMore(id, user)],
+    [ACTION.researchThis, (value, user) => questions.researchThis(value, user)],
+    [ACTION.editPlan, (id, user, trigger) => review.openEditor(id, user, trigger)],
+  ];
+  for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));
+  app.view(PLAN_EDITOR, async ({ ack, body, view }) => {
+    const sessionId = view.private_metadata;
+    try {
+      const text = view.state.values.plan?.plan?.value ?? '';
+      const error = await review.saveEdit(sessionId, body.user.id, text);
+      await ack(error ? { response_action: 'errors', errors: { plan: error } } : undefined);
+    } catch (err) {
+      log.error({ err, sessionId }, 'saving the edited plan failed');
+      await ack({ response_action: 'errors', errors: { plan: sorry } });
+    }
+  });
+  app.action<BlockAction>(
+    ACTION.feedback,
+    button(async (value, user, _trigger, channel, at) => {
+      const click = parseFeedback(value);
+      return click ? service.feedback(click.sessionId, user, click.value, channel, at) : undefined;
+    }),
+  );
+}
