@@ -102,7 +102,6 @@ export async function startApp(
     ...starting,
     fileMaxBytes: config.reading.maxFileBytes,
     review,
-    feedback: store.feedback,
     questions,
     reuse,
     spend: { store: store.spend, caps: config.jobs.spendCaps },
@@ -132,6 +131,7 @@ export async function startApp(
       reuse,
       home,
       store: store.sessions,
+      feedback: store.feedback,
       api,
       suggestedPrompts: slack.suggestedPrompts,
       kb: new SlackKnowledgeBase({

@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import type { FeedbackStore } from '../sessions/records/feedback-store.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
 import type { SlackHome } from './slack-home.js';
@@ -19,7 +20,15 @@ export function sessionButtons(
     review,
     questions,
     home,
-  }: { service: SlackSessions; review: PlanReview; questions: SlackReportQuestions; home: SlackHome },
+    feedback,
+  }: {
+    service: SlackSessions;
+    review: PlanReview;
+    questions: SlackReportQuestions;
+    home: SlackHome;
+    /** Readers' verdicts from a report's feedback buttons. */
+    feedback: Pick<FeedbackStore, 'save'>;
+  },
   log: Logger,
   sorry: string,
 ): void {
@@ -71,7 +80,13 @@ export function sessionButtons(
     ACTION.feedback,
     button(async (value, user, _trigger, channel, at) => {
       const click = parseFeedback(value);
-      return click ? service.feedback(click.sessionId, user, click.value, channel, at) : undefined;
+      if (!click) return undefined;
+      // One verdict per person, the latest click counting; only where the report is shown.
+      if (!(await feedback.save(click.sessionId, user, click.value, channel, at)))
+        return 'There is no report of that research here to give feedback on.';
+      return click.value === 'good'
+        ? 'Thanks, noted that this report was useful.'
+        : 'Thanks, noted that this report was not good enough. Say in the thread what was missing, or ask a follow-up.';
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { App } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import type { FeedbackStore } from '../sessions/records/feedback-store.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import { within } from '../within.js';
 import { type OpsSources, opsRoutes } from './ops-routes.js';
@@ -41,6 +42,8 @@ export interface SlackAppParts {
   reuse: SlackReuse;
   home: SlackHome;
   store: SessionStore;
+  /** Readers' verdicts from a report's feedback buttons. */
+  feedback: Pick<FeedbackStore, 'save'>;
   /** The listeners' Web API client (ephemeral replies). */
   api: SlackApi;
   /** Example questions in the Messages tab. */
@@ -65,7 +68,19 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find', 'kb'])
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  { service, review, questions, finder, reuse, home, store, api, suggestedPrompts, kb }: SlackAppParts,
+  {
+    service,
+    review,
+    questions,
+    finder,
+    reuse,
+    home,
+    store,
+    feedback,
+    api,
+    suggestedPrompts,
+    kb,
+  }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -205,7 +220,7 @@ export function createSlackApp(
     }
   });
 
-  sessionButtons(app, { service, review, questions, home }, log, SORRY);
+  sessionButtons(app, { service, review, questions, home, feedback }, log, SORRY);
   reuseActions(app, reuse, log, SORRY);
   homeEvents(app, home, log, (place, question) => service.startFromCommand(place, question));
   agentMessagingEvents(app, {

@@ -1,4 +1,3 @@
-import type { FeedbackStore } from '../sessions/records/feedback-store.js';
 import { isResearching, STEERABLE } from '../sessions/records/session-status.js';
 import type { SessionRow } from '../sessions/records/session-store.js';
 import { usageSummary } from '../sessions/spend-caps.js';
@@ -19,8 +18,6 @@ export interface SlackSessionsDeps extends SessionStarterDeps {
   /** The largest shared file research reads (FILE_MAX_MB). */
   fileMaxBytes: number;
   review: PlanReview;
-  /** Readers' verdicts from a report's feedback buttons. */
-  feedback: Pick<FeedbackStore, 'save'>;
   /** Questions about a thread's finished report (see SlackReportQuestions). */
   questions?: {
     isFor(latest: SessionRow, question: string): boolean;
@@ -189,21 +186,6 @@ export class SlackSessions {
     if (row.requester !== userId) return `Only <@${row.requester}> can start this research.`;
     await this.answer(row, null, userId, 'skipped');
     return undefined;
-  }
-
-  /** A reader's verdict from the report's feedback buttons: one per person, the latest click counts. */
-  async feedback(
-    sessionId: string,
-    userId: string,
-    value: 'good' | 'bad',
-    channelId: string,
-    at?: Date,
-  ): Promise<string> {
-    if (!(await this.deps.feedback.save(sessionId, userId, value, channelId, at)))
-      return 'There is no report of that research here to give feedback on.';
-    return value === 'good'
-      ? 'Thanks, noted that this report was useful.'
-      : 'Thanks, noted that this report was not good enough. Say in the thread what was missing, or ask a follow-up.';
   }
 
   /**
