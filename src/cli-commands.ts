@@ -12,7 +12,7 @@ import { listSessions, showSession } from './cli/sessions-command.js';
 import { askFromCli, sessionActionFromCli } from './cli-research.js';
 import { modelLifecycle, openStore, withStore } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
-import { type Config, loadConfig } from './config.js';
+import { type Config, loadConfig } from './config/load-config.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';

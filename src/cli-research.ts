@@ -14,7 +14,7 @@ import { submitCommand } from './cli/submit-command.js';
 import { TerminalLease } from './cli/terminal-lease.js';
 import { researchReady, withStore } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
-import { type Config, loadConfig } from './config.js';
+import { type Config, loadConfig } from './config/load-config.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';

@@ -1,7 +1,7 @@
 import { configuredBackends } from './backends/backend-list.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
-import type { Config } from './config.js';
-import { backendMissing, sharedAccess } from './config-requirements.js';
+import type { Config } from './config/load-config.js';
+import { backendMissing, sharedAccess } from './config/requirements.js';
 import { reportQuestions } from './engine/ask/answer-report-question.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionsRoom } from './compose-sessions.js';
-import type { Config } from './config.js';
-import { requireSlack } from './config-requirements.js';
+import type { Config } from './config/load-config.js';
+import { requireSlack } from './config/requirements.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { ConfigError } from './ports/errors.js';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { configuredBackends } from './backends/backend-list.js';
-import type { Config } from './config.js';
-import { requireModelAccess, requireResearchSettings, sharedAccess } from './config-requirements.js';
+import type { Config } from './config/load-config.js';
+import { requireModelAccess, requireResearchSettings, sharedAccess } from './config/requirements.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';

@@ -4,7 +4,7 @@ import type { Io } from './cli/io.js';
 import { Interruption } from './cli/terminal-lease.js';
 import { terminalLogger } from './cli/terminal-logger.js';
 import { runCommand } from './cli-commands.js';
-import type { Config } from './config.js';
+import type { Config } from './config/load-config.js';
 import { withEnvFile } from './env-file.js';
 import { currentSessionId } from './jobs/session-scope.js';
 import { createLogger } from './logger.js';

@@ -1,5 +1,5 @@
 // What a long-running process answers on its HTTP port besides Slack's events: /healthz's figures and OpenAI's webhooks.
-import type { Config } from './config.js';
+import type { Config } from './config/load-config.js';
 import { openAiWebhookRoute } from './http/openai-webhook-route.js';
 import { announceResponseEnded } from './jobs/notice-listener.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { requireModelAccess } from '../src/config-requirements.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { requireModelAccess } from '../src/config/requirements.js';
 import { ConfigError } from '../src/ports/errors.js';
 
 describe('loadConfig', () => {

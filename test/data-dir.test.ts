@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { defaultDataDir } from '../src/data-dir.js';
 import { runCli } from '../src/main.js';
 import { io } from './helpers/io.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../src/config.js';
+import { CONFIG_VARIABLES } from '../src/config/load-config.js';
 import { withEnvFile } from '../src/env-file.js';
 
 describe('.env', () => {

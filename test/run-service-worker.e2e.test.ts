@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { silentLogger } from '../src/ports/logger.js';
 import { runService } from '../src/run-service.js';
 import { render } from './fakes/fake-slack-server.js';

@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { runCli } from '../src/main.js';
 import type { Logger } from '../src/ports/logger.js';
 import { runService } from '../src/run-service.js';

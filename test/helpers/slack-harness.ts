@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Llm, LlmPurpose } from '../../src/ports/llm.js';
 import type { Logger } from '../../src/ports/logger.js';

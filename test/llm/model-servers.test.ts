@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineDeps } from '../../src/compose.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { TOOL_REMINDER } from '../../src/llm/server-adaptations.js';
 import { ConfigError, ProviderError } from '../../src/ports/errors.js';
 import type { LlmRequest, ToolChoice } from '../../src/ports/llm.js';

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineDeps, modelLifecycle } from '../../src/compose.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/ports/errors.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { CURRENT_MODELS } from '../fakes/fake-responses-api.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { runCli } from '../../src/main.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { runService } from '../../src/run-service.js';

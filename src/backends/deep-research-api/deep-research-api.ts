@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { optionalText, optionalUrl, positiveInt, positiveNumber } from '../../config-fields.js';
 import { ResponsesApi } from '../../llm/responses-api.js';
 import type { DeepResearchApi } from '../../ports/deep-research-api.js';
+import { optionalText, optionalUrl, positiveInt, positiveNumber } from '../../ports/env-values.js';
 import { ConfigError } from '../../ports/errors.js';
 import { type BackendDeps, backendPlugin, type SharedAccess } from '../backend-plugin.js';
 import { deepResearchBackend } from './deep-research-backend.js';

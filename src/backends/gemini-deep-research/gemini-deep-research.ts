@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { optionalText, optionalUrl, positiveNumber } from '../../config-fields.js';
 import { engineBackend } from '../../engine/engine-backend.js';
 import type { CostFromSettings } from '../../engine/estimate.js';
 import { continueResearch } from '../../engine/run-session.js';
+import { optionalText, optionalUrl, positiveNumber } from '../../ports/env-values.js';
 import { ConfigError } from '../../ports/errors.js';
 import { addModelUsage, emptyUsage } from '../../ports/usage.js';
 import { backendPlugin } from '../backend-plugin.js';

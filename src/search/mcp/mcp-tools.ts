@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpServerConfig } from '../../config-mcp.js';
 import { ProviderError } from '../../ports/errors.js';
 import type {
   ExternalDocument,
@@ -16,6 +15,18 @@ import type { Logger } from '../../ports/logger.js';
 const LIST_TTL_MS = 60_000;
 /** Between a server's name and its tool's, in the names research is offered. */
 const SEPARATOR = '__';
+
+/** One MCP server research may use: streamable HTTP (`url`, `headers`) or a command (stdio), and its allowed tools. */
+export interface McpServerConfig {
+  name: string;
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** The tools research is offered (the allow-list); the server's others never are. */
+  tools: string[];
+}
 
 /**
  * MCP servers as research tools, through the official TypeScript SDK:

@@ -1,13 +1,13 @@
-import type { Config } from '../../config-shape.js';
 import { ConfigError } from '../../ports/errors.js';
 import type { WebSearch } from '../../ports/web-search.js';
 import { BraveSearch } from './brave-search.js';
 import { ExaSearch } from './exa-search.js';
+import type { SearchSettings } from './search-settings.js';
 import { SearxngSearch } from './searxng-search.js';
 import { TavilySearch } from './tavily-search.js';
 
 /** The configured provider, built once per process so its rate limiter is shared; none → knowledge base only. */
-export function createWebSearch(search: Config['search']): WebSearch | undefined {
+export function createWebSearch(search: SearchSettings): WebSearch | undefined {
   const problem = searchKeyProblem(search);
   if (problem) throw new ConfigError('missing_env', problem);
   const options = { requestsPerSecond: search.requestsPerSecond };
@@ -26,7 +26,7 @@ export function createWebSearch(search: Config['search']): WebSearch | undefined
 }
 
 /** What the configured provider lacks, if anything: the one place each provider's required setting is named. */
-export function searchKeyProblem(search: Config['search']): string | undefined {
+export function searchKeyProblem(search: SearchSettings): string | undefined {
   const needs: Record<string, [string | undefined, string]> = {
     tavily: [search.tavilyKey, 'TAVILY_API_KEY'],
     brave: [search.braveKey, 'BRAVE_API_KEY'],

@@ -1,4 +1,4 @@
-import type { Config } from '../../config-shape.js';
+import type { Config } from '../../config/config-shape.js';
 import type { FinalReport } from '../../ports/report.js';
 import { reportDocument } from '../../ports/report-markdown.js';
 import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/load-config.js';
 import { createWebSearch } from '../../../src/search/web/create-web-search.js';
 
 const searchFor = (env: Record<string, string>) => createWebSearch(loadConfig(env).search);

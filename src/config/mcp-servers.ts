@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from './ports/errors.js';
+import { type EnvOf, optionalText, positiveNumber } from '../ports/env-values.js';
+import { ConfigError } from '../ports/errors.js';
+import type { McpServerConfig } from '../search/mcp/mcp-tools.js';
 
-/** One MCP server research may use: streamable HTTP (`url`, `headers`) or a command (stdio), and its allowed tools. */
-export interface McpServerConfig {
-  name: string;
-  url?: string;
-  headers?: Record<string, string>;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  /** The tools research is offered (the allow-list); the server's others never are. */
-  tools: string[];
+export type { McpServerConfig };
+
+/** The MCP servers research may use. */
+export const MCP_FIELDS = {
+  // As JSON or the path of a JSON file (see parseMcpServers).
+  MCP_SERVERS: optionalText,
+  MCP_TIMEOUT_SECONDS: positiveNumber.default(30),
+};
+
+export function readMcp(e: EnvOf<typeof MCP_FIELDS>): { servers: McpServerConfig[]; timeoutMs: number } {
+  return { servers: parseMcpServers(e.MCP_SERVERS), timeoutMs: e.MCP_TIMEOUT_SECONDS * 1000 };
 }
 
 const server = z

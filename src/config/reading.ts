@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { positiveInt, positiveNumber } from './config-fields.js';
-import { READ_DEFAULTS, type ReadLimits } from './ports/document-reading.js';
+import { READ_DEFAULTS, type ReadLimits } from '../ports/document-reading.js';
+import { positiveInt, positiveNumber } from '../ports/env-values.js';
 
 const MB = 1_048_576;
 

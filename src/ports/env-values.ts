@@ -47,3 +47,6 @@ export function settingsMessage(problems: string[]): string {
   if (problems.length === 1) return problems[0]!;
   return `${problems.length} settings need fixing:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
 }
+
+/** The parsed values of a group of variables. */
+export type EnvOf<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;

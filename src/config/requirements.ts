@@ -1,9 +1,9 @@
-import { configuredBackends } from './backends/backend-list.js';
-import type { SharedAccess } from './backends/backend-plugin.js';
-import { settingsMessage } from './config-fields.js';
+import { configuredBackends } from '../backends/backend-list.js';
+import type { SharedAccess } from '../backends/backend-plugin.js';
+import { settingsMessage } from '../ports/env-values.js';
+import { ConfigError } from '../ports/errors.js';
+import { searchKeyProblem } from '../search/web/create-web-search.js';
 import type { Config } from './config-shape.js';
-import { ConfigError } from './ports/errors.js';
-import { searchKeyProblem } from './search/web/create-web-search.js';
 
 /**
  * Everything research needs from the settings, checked at once before a

@@ -1,12 +1,13 @@
-import type { BackendName, BackendSettings } from './backends/backend-list.js';
-import type { McpServerConfig } from './config-mcp.js';
-import type { CitationCheckSettings } from './engine/settings.js';
-import type { ReadLimits } from './ports/document-reading.js';
-import type { ModelPrice } from './ports/usage.js';
-import type { SpendCaps } from './sessions/spend-caps.js';
+import type { BackendName, BackendSettings } from '../backends/backend-list.js';
+import type { CitationCheckSettings } from '../engine/settings.js';
+import type { ReadLimits } from '../ports/document-reading.js';
+import type { ModelPrice } from '../ports/usage.js';
+import type { SearchProviderName, SearchSettings } from '../search/web/search-settings.js';
+import type { SpendCaps } from '../sessions/spend-caps.js';
+import type { McpServerConfig } from './mcp-servers.js';
 
 /** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
-export type SearchProviderName = 'tavily' | 'brave' | 'exa' | 'searxng';
+export type { SearchProviderName };
 
 export interface Config {
   openai: {
@@ -52,16 +53,7 @@ export interface Config {
     reportInputTokens: number;
   };
   checks: { citations: CitationCheckSettings; coverage: boolean };
-  search: {
-    provider: SearchProviderName | 'none' | null;
-    tavilyKey?: string;
-    braveKey?: string;
-    exaKey?: string;
-    searxngUrl?: string;
-    requestsPerSecond?: number;
-    allowPrivateUrls: boolean;
-    pageReadMs: number;
-  };
+  search: SearchSettings;
   database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
   jobs: {
     clarifyTimeoutHours: number;
