@@ -5,6 +5,7 @@ import { cancelledReport, writeFinalReport } from './phases/final-report.js';
 import { orchestrate } from './phases/orchestrate.js';
 import { writePlan } from './phases/plan.js';
 import { researchRequestText } from './phases/research-request.js';
+import type { ResearchWork } from './research-work.js';
 import { createContext, type EngineDeps, type SessionContext } from './session-context.js';
 import { nothingResearched } from './session-failures.js';
 import { type FinalReport, type ResearchRequest, type SessionState, STATE_VERSION } from './session-state.js';
@@ -37,6 +38,8 @@ export interface ResearchMethod {
    * unset or null: the report model writes it from the findings.
    */
   report?(ctx: SessionContext): string | null;
+  /** Its own pieces of research, when they are not the agents' (their findings, failures and what to check). */
+  work?: ResearchWork;
 }
 
 /** The engine's own: a written plan, then the orchestrator dispatching research agents. */
@@ -129,7 +132,7 @@ export async function runSession(
   // A hosted backend searches by itself; the engine's agents need a search of ours.
   if (!deps.webSearch && !hasInternalSearch && !external.length && !options.method?.searchesItself)
     throw noResearchTools();
-  const ctx = createContext(deps, settings, state, cancel, hasInternalSearch, external);
+  const ctx = createContext(deps, settings, state, cancel, hasInternalSearch, external, options.method?.work);
   try {
     return await advance(ctx, options.method ?? AGENTS);
   } catch (error) {
@@ -182,7 +185,7 @@ async function advance(ctx: SessionContext, method: ResearchMethod): Promise<Ses
     }
     deps.emit({ type: 'phase', phase: 'research' });
     if ((await method.research(ctx)) === 'cancelled') return cancelled(ctx);
-    const failure = nothingResearched(state, ctx.settings.modelServer);
+    const failure = nothingResearched(state, ctx.settings.modelServer, ctx.work);
     if (failure) throw failure;
     state.phase = 'report';
     await deps.saveCheckpoint(state);

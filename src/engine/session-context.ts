@@ -10,6 +10,7 @@ import type { SourceTexts } from '../ports/source-texts.js';
 import { addModelUsage } from '../ports/usage.js';
 import type { WebSearch } from '../ports/web-search.js';
 import { withDeadline } from './deadline-signal.js';
+import type { ResearchWork } from './research-work.js';
 import type { SessionState } from './session-state.js';
 import { type EngineSettings, LIMITS, reserves } from './settings.js';
 import { createSourceRegistry, type SourceRegistry } from './sources/source-registry.js';
@@ -54,6 +55,8 @@ export interface SessionContext {
   searchCache: Map<string, Promise<number[]>>;
   pageCache: Map<string, Promise<PageResult>>;
   log: Logger;
+  /** The backend's own research, when it is not the agents' (its findings and pieces of work). */
+  work?: ResearchWork;
 }
 
 export function createContext(
@@ -63,6 +66,7 @@ export function createContext(
   cancel: AbortSignal,
   hasInternalSearch: boolean,
   externalTools: ExternalTool[] = [],
+  work?: ResearchWork,
 ): SessionContext {
   return {
     deps,
@@ -75,6 +79,7 @@ export function createContext(
     searchCache: new Map(),
     pageCache: new Map(),
     log: deps.logger.child({ sessionId: state.sessionId }),
+    ...(work ? { work } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { ProviderError } from '../ports/errors.js';
+import type { ResearchWork } from './research-work.js';
 import type { AgentRecord, SessionState } from './session-state.js';
 
 /** The dependencies the research tools call, and what the person should check when one never works. */
@@ -47,7 +48,11 @@ export function noteWorked(state: SessionState, dependency: Dependency): void {
  * unusable (malformed, invalid tool arguments, no tool calls, a refusal), a
  * search dependency that failed every time it was tried, or every agent failing.
  */
-export function nothingResearched(state: SessionState, modelServer?: string): ProviderError | null {
+export function nothingResearched(
+  state: SessionState,
+  modelServer?: string,
+  work?: ResearchWork,
+): ProviderError | null {
   if (state.sources.length > 0) return null;
   const broken = neverWorked(state).filter(([d]) => d !== 'model');
   if (broken.length > 0) {
@@ -62,10 +67,8 @@ export function nothingResearched(state: SessionState, modelServer?: string): Pr
       false,
     );
   }
-  const agents = everyAgentFailed(state);
-  const check = state.tasks
-    ? 'the deep-research API (DEEP_RESEARCH_MODEL and your OpenAI account)'
-    : 'the model server';
+  const agents = everyAgentFailed(state, work);
+  const check = work?.check ?? 'the model server';
   if (agents)
     return new ProviderError(
       'research_failed',
@@ -85,32 +88,19 @@ export function nothingResearched(state: SessionState, modelServer?: string): Pr
   return null;
 }
 
-/**
- * The research work of a session as records: its agents, or a task graph's
- * tasks (each failure named with its task), and what to call them.
- */
-export function researchWork(state: SessionState): { records: AgentRecord[]; noun: string } {
-  if (!state.tasks) return { records: state.agents, noun: 'research agent' };
-  const records = state.tasks.flatMap((t): AgentRecord[] =>
-    t.status === 'done' || t.status === 'failed'
-      ? [
-          {
-            id: t.id,
-            toolCallId: '',
-            task: t.query,
-            status: t.status,
-            sources: t.sources?.length ?? 0,
-            ...(t.error ? { error: `${t.id}: ${t.error}` } : {}),
-          },
-        ]
-      : [],
-  );
-  return { records, noun: 'research task' };
+/** The research work of a session as records: its agents, or the backend's own pieces of work, and what to call them. */
+export function researchWork(
+  state: SessionState,
+  work?: ResearchWork,
+): { records: AgentRecord[]; noun: string } {
+  return work
+    ? { records: work.records(state), noun: work.noun }
+    : { records: state.agents, noun: 'research agent' };
 }
 
 /** "Every research agent failed (reasons)" when they all did, else null. */
-export function everyAgentFailed(state: SessionState): string | null {
-  const { records, noun } = researchWork(state);
+export function everyAgentFailed(state: SessionState, work?: ResearchWork): string | null {
+  const { records, noun } = researchWork(state, work);
   const failed = records.filter((a) => a.status === 'failed');
   if (failed.length === 0 || failed.length < records.length) return null;
   return `Every ${noun} failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`;

@@ -25,32 +25,6 @@ export interface AgentRecord {
   error?: string;
 }
 
-/**
- * One task of a task-graph research (the deep-research backend): its place in
- * the graph, the hosted request running it (checkpointed the moment its id
- * is known, so a resumed session re-attaches to it) and its result.
- */
-export interface ResearchTask {
-  id: string;
-  query: string;
-  /** Higher runs first among the tasks that may run. */
-  priority: number;
-  dependsOn: string[];
-  /** `creating`: its request was being sent; a resumed session does not send it again. */
-  status: 'pending' | 'creating' | 'running' | 'done' | 'failed' | 'cancelled';
-  /** What the hosted model was told to do, written for this task once. */
-  instructions?: string;
-  responseId?: string;
-  /** When its request was created: its time limit counts from here. */
-  createdAt?: number;
-  /** The hosted model's answer, its citations as the session's source numbers. */
-  result?: string;
-  sources?: number[];
-  /** Searches and reasoning already shown as progress (hosted item ids). */
-  shown?: string[];
-  error?: string;
-}
-
 export interface SessionState {
   version: typeof STATE_VERSION;
   /** Which research backend wrote this checkpoint (absent in checkpoints written before it was recorded). */
@@ -84,8 +58,6 @@ export interface SessionState {
    * hosted agent's request ids): its own JSON, opaque to the engine.
    */
   backendState?: unknown;
-  /** The task graph, for a session the deep-research backend researches. */
-  tasks?: ResearchTask[];
   /** The report's version: 2 and up after [Research more] (absent: 1). */
   reportVersion?: number;
   /** Cycles of earlier versions: this version's allowance counts from here. */

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TaskGraphState } from '../../src/backends/deep-research-api/task-state.js';
 import type { SessionState } from '../../src/engine/session-state.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
 import type { Database } from '../../src/store/database.js';
@@ -44,7 +45,11 @@ describe('the deep-research backend across a crash', () => {
       // Two tasks (a and b) run at once; c waits for a.
       await waitFor(async () => {
         const state = (await store.loadCheckpoint(id)) as SessionState | null;
-        return state?.tasks?.filter((t) => t.status === 'running' && t.responseId).length === 2;
+        return (
+          (state?.backendState as TaskGraphState | undefined)?.tasks?.filter(
+            (t) => t.status === 'running' && t.responseId,
+          ).length === 2
+        );
       }, 30_000);
       first.kill('SIGKILL');
       await once(first, 'exit');

@@ -9,6 +9,7 @@ import type { ResearchBackend } from '../../ports/research.js';
 import { planTasks } from './plan-tasks.js';
 import type { DeepResearchSettings } from './run-task.js';
 import { runTasks } from './run-tasks.js';
+import { TASK_WORK } from './task-state.js';
 
 /**
  * The second design: the question planned as a graph of tasks with
@@ -27,6 +28,7 @@ export function deepResearchBackend(
     searchesItself: true,
     plan: (ctx) => planTasks(ctx, dr.maxTasks),
     research: (ctx) => runTasks(ctx, api, dr),
+    work: TASK_WORK,
   };
   return engineBackend('deep-research-api', method, engine, settings, continueTasks);
 }
@@ -41,12 +43,14 @@ const EARLIER_REPORT_CHARS = 20_000;
  */
 function continueTasks(finished: SessionState, sessionId: string, report: FinalReport | null): SessionState {
   const next = continueResearch(finished, sessionId, report);
+  // The finished graph stays with the finished session (a checkpoint from before backendState kept it here).
+  delete (next as SessionState & { tasks?: unknown }).tasks;
   const earlier = (report?.markdown ?? '').slice(0, EARLIER_REPORT_CHARS);
   return {
     ...next,
     phase: 'plan',
     plan: null,
-    tasks: undefined,
+    backendState: {},
     history: [],
     request: {
       ...next.request,

@@ -4,6 +4,7 @@ import { callModel, currentDate, deadlineOf, type SessionContext } from '../../e
 import { ModelOutputError } from '../../ports/errors.js';
 import type { ChatMessage } from '../../ports/llm.js';
 import { graphProblem, PLAN_ANSWER, PLAN_SCHEMA, type PlanAnswer, planText, toTasks } from './task-graph.js';
+import { taskGraph } from './task-state.js';
 
 /**
  * The deep-research plan: the planning model (structured output, the schema
@@ -43,8 +44,9 @@ export async function planTasks(
       const { questions, tasks } = read.answer;
       if (questions.length > 0 && mayAsk)
         return { kind: 'ask', questions: questions.map((q, i) => `${i + 1}. ${q.trim()}`).join('\n') };
-      state.tasks = toTasks(tasks);
-      const plan = planText(state.tasks);
+      const graph = taskGraph(state);
+      graph.tasks = toTasks(tasks);
+      const plan = planText(graph.tasks);
       deps.emit({ type: 'plan_delta', text: plan });
       return { kind: 'plan', plan };
     }

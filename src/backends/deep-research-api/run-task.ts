@@ -2,12 +2,12 @@ import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../../engine/session-context.js';
 import { noteFailure, noteWorked } from '../../engine/session-failures.js';
-import type { ResearchTask } from '../../engine/session-state.js';
 import { keepSource } from '../../engine/sources/keep-source.js';
 import { errorText } from '../../engine/tools/tool-result.js';
 import type { DeepResearchApi, HostedResponse, ReasoningEffort } from '../../ports/deep-research-api.js';
 import { ConfigError } from '../../ports/errors.js';
 import { addModelUsage } from '../../ports/usage.js';
+import { type ResearchTask, taskGraph } from './task-state.js';
 
 export interface DeepResearchSettings {
   model: string;
@@ -201,7 +201,7 @@ async function finish(
 async function instructions(ctx: SessionContext, task: ResearchTask, until: number): Promise<string> {
   const { deps, state } = ctx;
   const system = deps.prompts.render('task-instructions', { current_date: currentDate(ctx) });
-  const before = (state.tasks ?? []).filter((t) => task.dependsOn.includes(t.id) && t.result);
+  const before = (taskGraph(state).tasks ?? []).filter((t) => task.dependsOn.includes(t.id) && t.result);
   // After the request itself, this backend's history holds only the requester's notes (see applySteering).
   const notes = state.history.slice(1).filter((m) => m.role === 'user');
   const request = deps.prompts.render('task-instructions-request', {

@@ -1,10 +1,11 @@
 import { firstStop, type LoopView, researchLimits } from '../../engine/loop/stop-rules.js';
 import { applySteering } from '../../engine/phases/steering.js';
 import { researchEndOf, type SessionContext } from '../../engine/session-context.js';
-import type { ResearchTask, StopReason } from '../../engine/session-state.js';
+import type { StopReason } from '../../engine/session-state.js';
 import type { DeepResearchApi } from '../../ports/deep-research-api.js';
 import { type DeepResearchSettings, runTask } from './run-task.js';
 import { planText, tasksFromPlan } from './task-graph.js';
+import { type ResearchTask, taskGraph } from './task-state.js';
 
 /** How often the scheduler looks at the rules (cancel, time, budgets) while tasks run. */
 const TICK_MS = 1000;
@@ -90,11 +91,12 @@ export async function runTasks(
 /** The tasks to run: the planned graph, or the reviewed plan's edit of it (a plan edited before research began). */
 function tasksFor(ctx: SessionContext, maxTasks: number): ResearchTask[] {
   const { state } = ctx;
-  const untouched = (state.tasks ?? []).every((t) => t.status === 'pending');
-  const planned = state.tasks ?? [];
+  const graph = taskGraph(state);
+  const untouched = (graph.tasks ?? []).every((t) => t.status === 'pending');
+  const planned = graph.tasks ?? [];
   if (untouched && state.plan && state.plan !== planText(planned))
-    state.tasks = tasksFromPlan(state.plan, maxTasks);
-  return state.tasks ?? [];
+    graph.tasks = tasksFromPlan(state.plan, maxTasks);
+  return graph.tasks ?? [];
 }
 
 /** Pending tasks not yet started whose dependencies have ended, highest priority first, up to the free slots. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ResearchTask } from '../../engine/session-state.js';
 import { strictJsonSchema } from '../../engine/strict-schema.js';
+import type { ResearchTask } from './task-state.js';
 
 /** What the planning model answers: questions for the requester, or the tasks (one of the two empty). */
 export const PLAN_ANSWER = z.object({

@@ -24,7 +24,7 @@ const CHECK_MS = 90_000;
  */
 export async function checkCoverage(ctx: SessionContext): Promise<string[] | null> {
   const { deps, state } = ctx;
-  const findings = extractFindings(state);
+  const findings = extractFindings(state, ctx.work);
   if (!state.plan || findings.length === 0) return null;
   deps.emit({ type: 'checking', text: 'Checking the findings against the plan' });
   const text = findings

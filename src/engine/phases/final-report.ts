@@ -34,7 +34,7 @@ export async function writeFinalReport(
   written: string | null = null,
 ): Promise<FinalReport | 'cancelled'> {
   const { state } = ctx;
-  const findings = extractFindings(state);
+  const findings = extractFindings(state, ctx.work);
   let partial: PartialReason | null = state.stopReason;
   let markdown: string;
   if (written !== null) {
@@ -58,7 +58,7 @@ export async function writeFinalReport(
  * not fail, so they are not reported as failures).
  */
 export function cancelledReport(ctx: SessionContext): FinalReport {
-  const findings = extractFindings(ctx.state);
+  const findings = extractFindings(ctx.state, ctx.work);
   const markdown = findings.length
     ? findingsMarkdown(findings)
     : 'The research was cancelled before any findings were written.';
@@ -87,7 +87,7 @@ function finalize(
     return { ...ctx.sources.get(old)!, n: i + 1, ...(quotes ? { quotes } : {}) };
   });
   // A report written after an agent failed says so, with what failed (cancelled agents did not fail).
-  const { records, noun } = researchWork(ctx.state);
+  const { records, noun } = researchWork(ctx.state, ctx.work);
   const failed = records.filter((a) => a.status === 'failed' && a.error !== 'cancelled');
   const failedWhy = failed.length
     ? `${failed.length} of ${records.length} ${noun}s failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`
@@ -227,9 +227,9 @@ function pack(units: { text: string; tokens: number }[], budget: number): { text
 }
 
 function nothingFound(ctx: SessionContext): string {
-  const { records, noun } = researchWork(ctx.state);
+  const { records, noun } = researchWork(ctx.state, ctx.work);
   if (records.length === 0) return 'No research could be carried out, so there is nothing to report.';
-  const failed = everyAgentFailed(ctx.state);
+  const failed = everyAgentFailed(ctx.state, ctx.work);
   if (failed) return `${failed}, so nothing was found and there is nothing to report.`;
   return `The ${noun}s found no sources for this question, so there is nothing to report.`;
 }

@@ -1,18 +1,11 @@
+import type { Finding, ResearchWork } from '../research-work.js';
 import type { SessionState } from '../session-state.js';
 
-export interface Finding {
-  agentId: string;
-  task: string;
-  report: string;
-}
+export type { Finding };
 
-/** The intermediate reports of agents that found something, in dispatch order. */
-export function extractFindings(state: SessionState): Finding[] {
-  // A task graph's findings are its finished tasks' answers.
-  if (state.tasks)
-    return state.tasks.flatMap((t) =>
-      t.status === 'done' && t.result ? [{ agentId: t.id, task: t.query, report: t.result }] : [],
-    );
+/** What research found: the backend's own work's findings, else the reports of agents that found something, in dispatch order. */
+export function extractFindings(state: SessionState, work?: ResearchWork): Finding[] {
+  if (work) return work.findings(state);
   const results = new Map<string, string>();
   for (const m of state.history) if (m.role === 'tool') results.set(m.toolCallId, m.content);
   return state.agents

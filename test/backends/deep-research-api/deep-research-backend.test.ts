@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deepResearchBackend } from '../../../src/backends/deep-research-api/deep-research-backend.js';
+import type { TaskGraphState } from '../../../src/backends/deep-research-api/task-state.js';
 import type { SessionState } from '../../../src/engine/session-state.js';
 import { countTokens } from '../../../src/llm/count-tokens.js';
 import { ResponsesApi } from '../../../src/llm/responses-api.js';
@@ -268,7 +269,9 @@ describe('the deep-research backend', () => {
     const { saved } = await first;
     expect(fake.calls.cancels).toEqual([]);
     const last = saved.at(-1)!;
-    expect(last.tasks!.map((t) => [t.status, Boolean(t.responseId)])).toEqual([
+    expect(
+      (last.backendState as TaskGraphState).tasks!.map((t) => [t.status, Boolean(t.responseId)]),
+    ).toEqual([
       ['running', true],
       ['running', true],
     ]);
