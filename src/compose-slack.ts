@@ -12,15 +12,18 @@ import { ReuseOfferStore } from './sessions/records/reuse-offer-store.js';
 import type { Store } from './sessions/records/store.js';
 import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
+import { sessionButtons } from './slack/session-buttons.js';
+import { sessionCommands } from './slack/session-commands.js';
+import { agentMessaging } from './slack/slack-agent-messaging.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { slackApiFor } from './slack/slack-clients.js';
 import { SlackCallError } from './slack/slack-errors.js';
-import { SlackHome } from './slack/slack-home.js';
-import { SlackKnowledgeBase } from './slack/slack-kb.js';
+import { homeFeature, SlackHome } from './slack/slack-home.js';
+import { knowledgeFeature, SlackKnowledgeBase } from './slack/slack-kb.js';
 import type { SlackRateLimits } from './slack/slack-rate-limits.js';
-import { SlackReportFinder } from './slack/slack-report-finder.js';
+import { finderFeature, SlackReportFinder } from './slack/slack-report-finder.js';
 import { SlackReportQuestions } from './slack/slack-report-questions.js';
-import { SlackReuse } from './slack/slack-reuse.js';
+import { reuseFeature, SlackReuse } from './slack/slack-reuse.js';
 import { SlackSessions } from './slack/slack-sessions.js';
 import type { SlackDelivery } from './slack/slack-surfaces.js';
 
@@ -125,21 +128,30 @@ export async function startApp(
     },
     {
       service,
-      review,
-      questions,
-      finder: new SlackReportFinder({ library: room.library, members, api }),
-      reuse,
-      home,
       store: store.sessions,
-      feedback: store.feedback,
       api,
-      suggestedPrompts: slack.suggestedPrompts,
-      kb: new SlackKnowledgeBase({
-        api,
-        library: knowledgeLibrary({ store: store.knowledge, reader: room.reader }),
-        admins: slack.kbAdmins,
-        log: logger,
-      }),
+      // The app's features besides research itself: each answers its sub-commands and registers its listeners.
+      features: [
+        sessionCommands(service),
+        sessionButtons({ service, review, questions, home, feedback: store.feedback }),
+        finderFeature(new SlackReportFinder({ library: room.library, members, api })),
+        knowledgeFeature(
+          new SlackKnowledgeBase({
+            api,
+            library: knowledgeLibrary({ store: store.knowledge, reader: room.reader }),
+            admins: slack.kbAdmins,
+            log: logger,
+          }),
+        ),
+        reuseFeature(reuse),
+        homeFeature(home, (place, question) => service.startFromCommand(place, question)),
+        agentMessaging({
+          sessions: store.sessions,
+          api,
+          prompts: slack.suggestedPrompts,
+          cancel: (id, user) => service.cancel(id, user),
+        }),
+      ],
     },
   );
   return app;

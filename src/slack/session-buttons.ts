@@ -3,6 +3,7 @@ import type { Logger } from '../ports/logger.js';
 import type { FeedbackStore } from '../sessions/records/feedback-store.js';
 import { PLAN_EDITOR, type PlanReview } from './plan-review.js';
 import { ACTION, parseFeedback } from './render/messages.js';
+import type { SlackFeature } from './slack-feature.js';
 import type { SlackHome } from './slack-home.js';
 import type { SlackReportQuestions } from './slack-report-questions.js';
 import type { SlackSessions } from './slack-sessions.js';
@@ -13,22 +14,22 @@ import type { SlackSessions } from './slack-sessions.js';
  * submission, registered on the app. Each click is acknowledged first; the
  * answer is a private reply, or the Home tab refreshed when it was clicked there.
  */
-export function sessionButtons(
+export function sessionButtons(deps: SessionButtonsDeps): SlackFeature {
+  return { name: 'session buttons', register: (app, { log, sorry }) => register(app, deps, log, sorry) };
+}
+
+interface SessionButtonsDeps {
+  service: SlackSessions;
+  review: PlanReview;
+  questions: SlackReportQuestions;
+  home: SlackHome;
+  /** Readers' verdicts from a report's feedback buttons. */
+  feedback: Pick<FeedbackStore, 'save'>;
+}
+
+function register(
   app: App,
-  {
-    service,
-    review,
-    questions,
-    home,
-    feedback,
-  }: {
-    service: SlackSessions;
-    review: PlanReview;
-    questions: SlackReportQuestions;
-    home: SlackHome;
-    /** Readers' verdicts from a report's feedback buttons. */
-    feedback: Pick<FeedbackStore, 'save'>;
-  },
+  { service, review, questions, home, feedback }: SessionButtonsDeps,
   log: Logger,
   sorry: string,
 ): void {

@@ -5,17 +5,15 @@ import type { SessionStore } from '../sessions/records/session-store.js';
 import { noticeMessage, oneLine } from './render/messages.js';
 import { suggestPrompts } from './slack-agents.js';
 import type { SlackApi } from './slack-api.js';
+import type { SlackFeature } from './slack-feature.js';
 
 export interface AgentMessagingDeps {
   sessions: SessionStore;
   api: SlackApi;
-  log: Logger;
   /** Example questions in the Messages tab (SUGGESTED_PROMPTS). */
   prompts: string[];
   /** [Cancel]'s own path: the requester or an admin, "cancelled by @name"; what to tell the person. */
   cancel: (sessionId: string, userId: string) => Promise<string>;
-  /** Claims an event id once across processes (Slack retries deliveries). */
-  once: (key: string) => Promise<boolean>;
 }
 
 /**
@@ -25,8 +23,17 @@ export interface AgentMessagingDeps {
  * thread's research exactly as [Cancel] does. Slack does not change the
  * status itself: the cancelled session's outcome sets it `closed`.
  */
-export function agentMessagingEvents(app: App, deps: AgentMessagingDeps): void {
-  const { api, log } = deps;
+export function agentMessaging(deps: AgentMessagingDeps): SlackFeature {
+  return { name: 'agent messaging', register: (app, { log, once }) => register(app, deps, log, once) };
+}
+
+function register(
+  app: App,
+  deps: AgentMessagingDeps,
+  log: Logger,
+  once: (key: string) => Promise<boolean>,
+): void {
+  const { api } = deps;
   app.event('app_home_opened', async ({ event }) => {
     if (event.tab !== 'messages') return;
     const prompts = deps.prompts.map((message) => ({ title: oneLine(message, 60), message }));
@@ -39,7 +46,7 @@ export function agentMessagingEvents(app: App, deps: AgentMessagingDeps): void {
   app.event('agent_session_stopped', async ({ event, body }) => {
     const { channel, thread_ts: threadTs, user } = event;
     try {
-      if (!(await deps.once(`event:${body.event_id}`))) return;
+      if (!(await once(`event:${body.event_id}`))) return;
       const latest = (await deps.sessions.threadSessions(body.team_id, channel, threadTs))[0];
       if (!latest || !isResearching(latest.status)) return;
       const reply = await deps.cancel(latest.id, user);

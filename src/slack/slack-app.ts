@@ -1,22 +1,14 @@
 import { App } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
-import type { FeedbackStore } from '../sessions/records/feedback-store.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import { within } from '../within.js';
 import { type OpsSources, opsRoutes } from './ops-routes.js';
-import type { PlanReview } from './plan-review.js';
 import { USAGE } from './render/status-list.js';
-import { sessionButtons } from './session-buttons.js';
-import { agentMessagingEvents } from './slack-agent-messaging.js';
 import type { SlackApi } from './slack-api.js';
 import { webClientOptions } from './slack-clients.js';
-import { homeEvents, type SlackHome } from './slack-home.js';
-import type { SlackKnowledgeBase } from './slack-kb.js';
+import type { SlackFeature } from './slack-feature.js';
 import { slackLogger } from './slack-logger.js';
 import { slackReceiver } from './slack-receiver.js';
-import type { SlackReportFinder } from './slack-report-finder.js';
-import type { SlackReportQuestions } from './slack-report-questions.js';
-import { reuseActions, type SlackReuse } from './slack-reuse.js';
 import type { SlackSessions } from './slack-sessions.js';
 import { foreignWorkspace } from './workspace-check.js';
 
@@ -35,21 +27,14 @@ export interface SlackAppOptions extends OpsSources {
 }
 
 export interface SlackAppParts {
+  /** Questions from the command, mentions and messages, and replies in research threads. */
   service: SlackSessions;
-  review: PlanReview;
-  questions: SlackReportQuestions;
-  finder: SlackReportFinder;
-  reuse: SlackReuse;
-  home: SlackHome;
-  store: SessionStore;
-  /** Readers' verdicts from a report's feedback buttons. */
-  feedback: Pick<FeedbackStore, 'save'>;
-  /** The listeners' Web API client (ephemeral replies). */
+  /** Where an event is claimed once across processes (Slack retries deliveries). */
+  store: Pick<SessionStore, 'claimEvent'>;
+  /** The listeners' Web API client (a private "something went wrong"). */
   api: SlackApi;
-  /** Example questions in the Messages tab. */
-  suggestedPrompts: string[];
-  /** `/research kb add` and `kb list`. */
-  kb: SlackKnowledgeBase;
+  /** Every other feature: its `/research` sub-commands and its own listeners. */
+  features: SlackFeature[];
 }
 
 export interface SlackApp {
@@ -57,8 +42,6 @@ export interface SlackApp {
   start(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
-
-const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find', 'kb']);
 
 /**
  * The Bolt app. Every listener acknowledges first and only records or posts
@@ -68,19 +51,7 @@ const SUBCOMMANDS = new Set(['help', 'status', 'cancel', 'usage', 'find', 'kb'])
  */
 export function createSlackApp(
   options: SlackAppOptions,
-  {
-    service,
-    review,
-    questions,
-    finder,
-    reuse,
-    home,
-    store,
-    feedback,
-    api,
-    suggestedPrompts,
-    kb,
-  }: SlackAppParts,
+  { service, store, api, features }: SlackAppParts,
 ): SlackApp {
   const log = options.logger;
   const boltLog = slackLogger(log, 'bolt');
@@ -122,10 +93,13 @@ export function createSlackApp(
     }
   });
 
+  const subcommands = features.flatMap((f) => f.subcommands ?? []);
+  // One word that is no sub-command is answered with the usage, not researched.
+  const words = new Set(['help', ...subcommands.map((c) => c.phrase.split(' ')[0]!)]);
   app.command('/research', async ({ command, ack, respond }) => {
     const text = command.text.trim();
     const word = text.toLowerCase();
-    if (!text || word === 'help' || (!/\s/.test(text) && !SUBCOMMANDS.has(word))) {
+    if (!text || word === 'help' || (!/\s/.test(text) && !words.has(word))) {
       const unknown =
         text && word !== 'help'
           ? `\`${text}\` is not a sub-command. To research a topic, ask a whole question, e.g. \`/research what is ${text} and who uses it?\`\n\n`
@@ -139,22 +113,20 @@ export function createSlackApp(
     try {
       if (!(await once(`command:${command.trigger_id}`))) return;
       const place = { teamId: command.team_id, channelId: command.channel_id, userId: command.user_id };
-      const sub: Record<string, (() => Promise<string>) | undefined> = {
-        status: () => service.status(command.user_id, command.team_domain),
-        cancel: () => service.cancelLatest(command.user_id),
-        usage: () => service.usage(command.user_id, command.team_id),
-        kb: () => kb.add(place),
-        'kb add': () => kb.add(place),
-        'kb list': () => kb.list(),
-      };
-      const finding = word === 'find' || word.startsWith('find ');
-      const reply = finding
-        ? await finder.find(text.slice(4), { userId: command.user_id, teamId: command.team_id })
-        : await (sub[word] ?? (() => service.startFromCommand(place, text)))();
+      const sub = subcommands.find((c) =>
+        c.takesText ? word === c.phrase || word.startsWith(`${c.phrase} `) : word === c.phrase,
+      );
+      const reply = sub
+        ? await sub.run({
+            ...place,
+            teamDomain: command.team_domain,
+            rest: text.slice(sub.phrase.length).trim(),
+          })
+        : await service.startFromCommand(place, text);
       if (reply) await say(reply);
     } catch (err) {
       log.error({ err, team: command.team_id, channel: command.channel_id }, '/research failed');
-      await say('Something went wrong on my side; please try again in a minute.').catch(() => {});
+      await say(SORRY).catch(() => {});
     }
   });
 
@@ -220,17 +192,8 @@ export function createSlackApp(
     }
   });
 
-  sessionButtons(app, { service, review, questions, home, feedback }, log, SORRY);
-  reuseActions(app, reuse, log, SORRY);
-  homeEvents(app, home, log, (place, question) => service.startFromCommand(place, question));
-  agentMessagingEvents(app, {
-    sessions: store,
-    api,
-    log,
-    prompts: suggestedPrompts,
-    cancel: (id, user) => service.cancel(id, user),
-    once,
-  });
+  for (const feature of features) feature.register?.(app, { log, once, sorry: SORRY });
+
   app.error(async (err) => {
     log.error({ err }, 'Slack app error');
   });

@@ -7,6 +7,7 @@ import { HOME, homeView, newResearchModal } from './render/home-view.js';
 import { noticeMessage } from './render/messages.js';
 import { reportLinks } from './report-links.js';
 import type { SlackApi } from './slack-api.js';
+import type { SlackFeature } from './slack-feature.js';
 
 const PAGE_SIZE = 10;
 const QUERY_MAX = 300;
@@ -94,7 +95,11 @@ type Start = (
  * person's view), and New research: a modal whose question starts research
  * in the chosen channel, or in a direct message with the app.
  */
-export function homeEvents(app: App, home: SlackHome, log: Logger, start: Start): void {
+export function homeFeature(home: SlackHome, start: Start): SlackFeature {
+  return { name: 'home', register: (app, { log }) => homeEvents(app, home, log, start) };
+}
+
+function homeEvents(app: App, home: SlackHome, log: Logger, start: Start): void {
   app.action<BlockAction>(HOME.newResearch, async ({ ack, body }) => {
     await ack();
     await home

@@ -2,6 +2,7 @@ import type { IngestOutcome, KnowledgeLibrary } from '../ports/knowledge-library
 import type { Logger } from '../ports/logger.js';
 import { safeText } from './render/mrkdwn.js';
 import type { SlackApi } from './slack-api.js';
+import type { FeatureCommand, SlackFeature } from './slack-feature.js';
 import { downloadFile, FileTooLarge, filesSharedBy } from './slack-files.js';
 
 /** Files shared this recently in the direct message are the ones `kb add` takes. */
@@ -87,4 +88,17 @@ function said(outcome: IngestOutcome): string {
     default:
       return `not added: ${outcome.reason}`;
   }
+}
+
+/** `/research kb` (or `kb add`) and `kb list`. */
+export function knowledgeFeature(kb: SlackKnowledgeBase): SlackFeature {
+  const add = (c: FeatureCommand) => kb.add(c);
+  return {
+    name: 'knowledge base',
+    subcommands: [
+      { phrase: 'kb', run: add },
+      { phrase: 'kb add', run: add },
+      { phrase: 'kb list', run: () => kb.list() },
+    ],
+  };
 }

@@ -4,6 +4,7 @@ import { count, oneLine } from './render/messages.js';
 import { safeText } from './render/mrkdwn.js';
 import { reportLinks } from './report-links.js';
 import type { SlackApi } from './slack-api.js';
+import type { SlackFeature } from './slack-feature.js';
 
 /**
  * `/research find <words>`: the best matching finished reports the person
@@ -32,4 +33,18 @@ export class SlackReportFinder {
     );
     return `*Reports matching "${safeText(oneLine(words, 80))}"*\n${lines.join('\n')}`;
   }
+}
+
+/** `/research find <words>`: earlier reports, as the person may see them. */
+export function finderFeature(finder: SlackReportFinder): SlackFeature {
+  return {
+    name: 'find',
+    subcommands: [
+      {
+        phrase: 'find',
+        takesText: true,
+        run: (c) => finder.find(c.rest, { userId: c.userId, teamId: c.teamId }),
+      },
+    ],
+  };
 }

@@ -16,6 +16,7 @@ import {
 } from './render/reuse-message.js';
 import { type NewThreadSession, SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { SlackApi } from './slack-api.js';
+import type { SlackFeature } from './slack-feature.js';
 import { SessionThread } from './thread/session-thread.js';
 
 export interface SlackReuseDeps extends SessionStarterDeps {
@@ -175,7 +176,11 @@ export class SlackReuse {
 }
 
 /** The offer's three buttons: the choice replaces the offer; a refusal is said privately. */
-export function reuseActions(app: App, reuse: SlackReuse, log: Logger, sorry: string): void {
+export function reuseFeature(reuse: SlackReuse): SlackFeature {
+  return { name: 'reuse', register: (app, { log, sorry }) => reuseActions(app, reuse, log, sorry) };
+}
+
+function reuseActions(app: App, reuse: SlackReuse, log: Logger, sorry: string): void {
   for (const [action, choice] of [
     [ACTION.reuseRead, 'read'],
     [ACTION.reuseAsk, 'ask'],
