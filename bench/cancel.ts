@@ -40,7 +40,7 @@ async function measure(db: Database, lifecycle: SessionLifecycle): Promise<numbe
     const id = await submit(db, `Cancel question ${i + 1}`);
     await until(async () => ((await store.loadCheckpoint(id)) as SessionState | null)?.cycle === 1, 20);
     const started = performance.now();
-    if (!(await lifecycle.requestCancel(id, 'bench')))
+    if (!(await lifecycle.cancels.request(id, 'bench')))
       throw new Error(`session ${id} could not be cancelled`);
     await until(async () => (await store.get(id))?.status === 'cancelled', 2);
     latencies.push(performance.now() - started);

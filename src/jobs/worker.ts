@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../ports/logger.js';
-import { CANCEL_CHANNEL } from '../sessions/records/session-lifecycle.js';
+import { CANCEL_CHANNEL } from '../sessions/records/cancel-requests.js';
 import { runStoredSession, type SessionRunDeps } from '../sessions/run-stored-session.js';
 import { outageLog } from '../store/database-outage.js';
 import { LeaseLostError } from '../store/lease-lost-error.js';
@@ -59,7 +59,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
   const cancels = options.cancelsFrom
     ? listenForNotices(options.cancelsFrom, { ...options.notices, [CANCEL_CHANNEL]: checkNow }, log)
     : undefined;
-  const unsubscribe = deps.lifecycle.onCancelRequested(checkNow);
+  const unsubscribe = deps.lifecycle.cancels.on(checkNow);
   let stopping = false;
   let wake: () => void = () => {};
   let lastMaintenance = 0;

@@ -147,7 +147,7 @@ export class SessionService {
     if (row.status === 'clarifying' || row.status === 'reviewing') {
       if (await this.deps.lifecycle.cancelWaiting(row.id, by, await closing())) return 'cancelled';
     }
-    await this.deps.lifecycle.requestCancel(row.id, by);
+    await this.deps.lifecycle.cancels.request(row.id, by);
     return 'stopping';
   }
 

@@ -85,7 +85,7 @@ describe('worker', () => {
     const id = await submit(db);
     const w = worker(db, new RuleLlm({ delayMs: 150, rounds: 5 }), 'cancel-w');
     await waitFor(async () => (await agentsState(store, id))?.cycle === 1);
-    expect(await new SessionLifecycle(db.pool, 24).requestCancel(id, 'U123')).toBe(true);
+    expect(await new SessionLifecycle(db.pool, 24).cancels.request(id, 'U123')).toBe(true);
     const row = await waitFor(finished(id), 3000);
     await w.stop();
     expect(row.status).toBe('cancelled');
@@ -100,7 +100,7 @@ describe('worker', () => {
     });
     await waitFor(async () => (await agentsState(store, id))?.cycle === 1);
     const started = Date.now();
-    expect(await new SessionLifecycle(db.pool, 24).requestCancel(id, 'U123')).toBe(true);
+    expect(await new SessionLifecycle(db.pool, 24).cancels.request(id, 'U123')).toBe(true);
     const row = await waitFor(finished(id), 15_000);
     const latencyMs = Date.now() - started;
     await w.stop();
@@ -142,7 +142,7 @@ describe('worker on the embedded database', () => {
         lifecycle,
       );
       await waitFor(async () => (await agentsState(liteStore, id))?.cycle === 1);
-      expect(await lifecycle.requestCancel(id, 'U123')).toBe(true);
+      expect(await lifecycle.cancels.request(id, 'U123')).toBe(true);
       const row = await waitFor(
         async () => ((await liteStore.get(id))?.status === 'cancelled' ? liteStore.get(id) : null),
         15_000,

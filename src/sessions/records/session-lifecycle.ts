@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { FinalReport } from '../../ports/report.js';
 import type { Checkpoint } from '../../ports/research.js';
 import { LeaseLostError } from '../../store/lease-lost-error.js';
+import { CancelRequests } from './cancel-requests.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
-import { FINISHED, movesTo, RESEARCHING, type SessionStatus } from './session-status.js';
+import { FINISHED, movesTo, type SessionStatus } from './session-status.js';
 
 /** What is recorded with a session when it comes to rest. */
 export interface RestingRecord {
@@ -14,9 +15,6 @@ export interface RestingRecord {
   costUsd?: number | null;
 }
 
-/** The Postgres notification channel on which cancel requests are announced (payload: the session id). */
-export const CANCEL_CHANNEL = 'session_cancel';
-
 /**
  * Owns a session's status: every status write goes through here, each as one
  * statement guarded by the moves the table allows (movesTo) and, for a worker,
@@ -24,22 +22,15 @@ export const CANCEL_CHANNEL = 'session_cancel';
  * statement, so a crash never separates the state from what the thread must show.
  */
 export class SessionLifecycle {
-  private readonly cancelListeners = new Set<(sessionId: string) => void>();
-
-  /**
-   * Hears cancel requests made through this object, in this process (also on
-   * the embedded database, whose socket does not pass notifications on).
-   * Returns the unsubscribe.
-   */
-  onCancelRequested(listener: (sessionId: string) => void): () => void {
-    this.cancelListeners.add(listener);
-    return () => this.cancelListeners.delete(listener);
-  }
+  /** Asking a running session to stop (not a status write: the process running it ends it). */
+  readonly cancels: CancelRequests;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly deliveryDeadlineHours: number,
-  ) {}
+  ) {
+    this.cancels = new CancelRequests(pool);
+  }
 
   /** A worker claimed a queued (or started) session (a resumed one is already running). */
   async begin(id: string, owner: string): Promise<void> {
@@ -176,21 +167,6 @@ export class SessionLifecycle {
       ],
     );
     return rows[0].n === 1;
-  }
-
-  /** Asks whichever worker runs the session to stop (it notices at its next heartbeat). */
-  async requestCancel(id: string, by: string): Promise<boolean> {
-    // The notification wakes the worker running it at once, wherever it runs (its heartbeat is the fallback).
-    const { rows } = await this.pool.query(
-      `WITH s AS (
-         UPDATE sessions SET cancel_requested_at = now(), cancelled_by = $2, updated_at = now()
-         WHERE id = $1 AND status = ANY($3::text[]) AND cancel_requested_at IS NULL
-         RETURNING id)
-       SELECT pg_notify('${CANCEL_CHANNEL}', id::text) FROM s`,
-      [id, by, RESEARCHING],
-    );
-    if (rows.length === 1) for (const listener of this.cancelListeners) listener(id);
-    return rows.length === 1;
   }
 
   /** Clarifications nobody answered in time expire; returns their ids so surfaces can say so. */

@@ -101,9 +101,9 @@ describe('the session lifecycle', () => {
     const delivering = await insertSession(db.pool, { requester, status: 'delivering' });
     await insertSession(db.pool, { requester, status: 'done' });
     expect(await store.activeSessions(requester)).toHaveLength(1);
-    expect(await lifecycle.requestCancel(delivering, 'U1')).toBe(false);
-    expect(await lifecycle.requestCancel(live, 'U1')).toBe(true);
-    expect(await lifecycle.requestCancel(live, 'U1')).toBe(false);
+    expect(await lifecycle.cancels.request(delivering, 'U1')).toBe(false);
+    expect(await lifecycle.cancels.request(live, 'U1')).toBe(true);
+    expect(await lifecycle.cancels.request(live, 'U1')).toBe(false);
   });
 
   it('expires clarifications nobody answered in time', async () => {
