@@ -1,4 +1,5 @@
 import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
+import { showHostedProgress } from '../../engine/hosted-progress.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../../engine/session-context.js';
 import { noteFailure, noteWorked } from '../../engine/session-failures.js';
@@ -143,22 +144,12 @@ async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Prom
  * shown once (what was shown is checkpointed with the task).
  */
 function showProgress(ctx: SessionContext, task: ResearchTask, response: HostedResponse): void {
-  const shown = new Set(task.shown);
-  const thoughts = response.reasoning
-    .map((text, i) => ({ id: `reasoning:${i}`, text }))
-    .filter((r) => !shown.has(r.id));
-  const fresh = response.searches.filter((s) => !shown.has(s.id));
-  if (fresh.length === 0 && thoughts.length === 0) return;
-  task.shown = [...shown, ...thoughts.map((r) => r.id), ...fresh.map((s) => s.id)];
-  const about = thoughts.map((r) => headline(r.text)).findLast(Boolean);
-  if (about)
-    ctx.deps.emit({ type: 'agent_activity', agentId: task.id, activity: { kind: 'thinking', about } });
-  const queries = fresh.flatMap((s) => (s.kind === 'search' ? (s.queries ?? []) : []));
-  const urls = fresh.flatMap((s) => (s.kind !== 'search' && s.url ? [s.url] : []));
-  const agentId = task.id;
-  if (queries.length)
-    ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'searching', queries } });
-  if (urls.length) ctx.deps.emit({ type: 'agent_activity', agentId, activity: { kind: 'reading', urls } });
+  const searches = response.searches;
+  task.shown = showHostedProgress(ctx, task.id, task.shown, {
+    thoughts: response.reasoning.map((text, i) => ({ id: `reasoning:${i}`, text })),
+    searches: searches.flatMap((s) => (s.kind === 'search' ? [{ id: s.id, queries: s.queries ?? [] }] : [])),
+    reads: searches.flatMap((s) => (s.kind !== 'search' ? [{ id: s.id, urls: s.url ? [s.url] : [] }] : [])),
+  });
 }
 
 /** A request that ended: its answer, cited with the session's numbers, or why it did not finish. */
@@ -234,11 +225,4 @@ async function cancelHosted(ctx: SessionContext, task: ResearchTask, run: TaskRu
         'could not cancel a deep-research request',
       ),
     );
-}
-
-/** A reasoning summary's headline: its bold title (`**Looking for tariffs**`), else its first line, short. */
-function headline(summary: string): string {
-  const first = summary.trim().split('\n')[0] ?? '';
-  const title = first.replace(/^\*\*(.*)\*\*$/, '$1').trim();
-  return title.length > 80 ? `${title.slice(0, 79)}…` : title;
 }

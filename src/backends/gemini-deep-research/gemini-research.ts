@@ -1,5 +1,6 @@
 import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
 import { sleep } from '../../engine/deadline-signal.js';
+import { showHostedProgress } from '../../engine/hosted-progress.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { applySteering } from '../../engine/phases/steering.js';
 import type { ResearchMethod } from '../../engine/run-session.js';
@@ -130,7 +131,9 @@ export function geminiMethod(api: () => InteractionsApi, settings: GeminiSetting
           api(),
           id,
           settings,
-          (view) => showProgress(ctx, own, view),
+          (view) => {
+            own.shown = showHostedProgress(ctx, AGENT_ID, own.shown, view);
+          },
           researchEndOf(ctx),
         );
       } catch (error) {
@@ -203,24 +206,6 @@ async function stop(ctx: SessionContext, api: InteractionsApi, id: string): Prom
     .catch((err) => ctx.log.warn({ err, interaction: id }, 'could not cancel a Gemini interaction'));
 }
 
-/** New thought summaries, searches and pages of the running research, each shown once. */
-function showProgress(ctx: SessionContext, own: GeminiState, view: InteractionView): void {
-  const shown = new Set(own.shown);
-  const fresh = <T extends { id: string }>(items: T[]) => items.filter((i) => !shown.has(i.id));
-  const thoughts = fresh(view.thoughts);
-  const searches = fresh(view.searches);
-  const reads = fresh(view.reads);
-  own.shown = [...shown, ...[...thoughts, ...searches, ...reads].map((i) => i.id)];
-  const emit = ctx.deps.emit;
-  const about = thoughts.map((t) => headline(t.text)).findLast(Boolean);
-  if (about) emit({ type: 'agent_activity', agentId: AGENT_ID, activity: { kind: 'thinking', about } });
-  const queries = searches.flatMap((s) => s.queries);
-  if (queries.length)
-    emit({ type: 'agent_activity', agentId: AGENT_ID, activity: { kind: 'searching', queries } });
-  const urls = reads.flatMap((r) => r.urls);
-  if (urls.length) emit({ type: 'agent_activity', agentId: AGENT_ID, activity: { kind: 'reading', urls } });
-}
-
 /** The ended research: what it cost, and its report with the cited pages as the session's sources. */
 async function finish(
   ctx: SessionContext,
@@ -275,11 +260,4 @@ function ending(view: InteractionView): string {
   if (view.status === 'completed') return 'it returned an empty answer';
   if (view.status === 'requires_action') return 'it asked for an action this app does not take';
   return `${view.status.replace('_', ' ')}${view.error ? ` (${view.error})` : ''}`;
-}
-
-/** A thought summary's headline: its bold title (`**Looking for tariffs**`), else its first line, short. */
-function headline(summary: string): string {
-  const first = summary.trim().split('\n')[0] ?? '';
-  const title = first.replace(/^\*\*(.*)\*\*$/, '$1').trim();
-  return title.length > 80 ? `${title.slice(0, 79)}…` : title;
 }
