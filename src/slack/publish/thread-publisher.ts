@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../ports/logger.js';
 import { initialProgress, type Progress, reduceProgress } from '../../ports/progress.js';
-import type { FinalReport } from '../../ports/report.js';
-import { usageFooter } from '../../ports/report-markdown.js';
 import type { ResearchEvent, SessionView } from '../../ports/research.js';
 import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
 import type { SessionRow, SlackMessageRef } from '../../sessions/records/session-store.js';
 import type { SessionSurface, Settled } from '../../sessions/session-surface.js';
-import {
-  clarifyMessage,
-  type Ending,
-  endingNotice,
-  progressMessage,
-  rootMessage,
-  type SlackMessage,
-} from '../render/messages.js';
-import { type PlanContext, planMessage, planReviewMessage } from '../render/plan-message.js';
-import { closingLine, finalChunks, startChunks } from '../render/progress-chunks.js';
-import { reportIntents } from '../thread/report-intents.js';
+import { progressMessage, type SlackMessage } from '../render/messages.js';
+import { type PlanContext, planMessage } from '../render/plan-message.js';
+import { startChunks } from '../render/progress-chunks.js';
 import { SessionThread } from '../thread/session-thread.js';
+import { settledIntents } from '../thread/settled-intents.js';
 import { roleKey, ThreadMessages } from '../thread/thread-roles.js';
 import { AssistantStatus, statusText } from './assistant-status.js';
 import { ProgressStreamer } from './progress-streamer.js';
@@ -119,56 +110,18 @@ export class ThreadPublisher implements SessionSurface {
     this.stopTicking();
     // Slack clears the status when the report is posted in the thread.
     this.status?.close();
-    const t = this.thread;
-    const id = this.row.id;
-    if (settled.kind === 'needs_clarification') {
-      return [
-        t.post({ kind: 'clarify' }, clarifyMessage(settled.questions, id, { kind: 'open' })),
-        t.agentStatus('active', 'clarify'),
-      ];
-    }
-    if (settled.kind === 'needs_plan_review') {
-      const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
-      const review = { sessionId: id, estimate, seconds: settled.seconds };
-      return [
-        t.post({ kind: 'plan' }, planReviewMessage(settled.plan, review, this.given)),
-        t.agentStatus('active', 'review'),
-      ];
-    }
-    let ending: Ending;
-    let report: FinalReport | null = null;
-    const intents: OutboxIntent[] = [];
-    if (settled.kind === 'done') {
-      report = settled.report;
-      ending = { kind: 'done', sources: report.sources.length, durationMs: report.durationMs, linked: true };
-    } else if (settled.kind === 'cancelled') {
-      const by = (await this.deps.sessions.get(id))?.cancelledBy ?? undefined;
-      ending = { kind: 'cancelled', by };
-      if (settled.found?.markdown.trim()) report = settled.found;
-      intents.push(t.notice('cancelled', endingNotice(ending, id, Boolean(report)), true));
-    } else {
-      ending = { kind: 'failed', reason: settled.message };
-      intents.push(t.notice('failed', endingNotice(ending, id), true));
-    }
-    if (report && settled.kind !== 'failed') {
-      const version = settled.view.reportVersion;
-      const footer = usageFooter(report, settled.view.usage, id, version);
-      const title = version > 1 ? `${this.row.question} (version ${version})` : this.row.question;
-      intents.push(...reportIntents(t, title, report, footer, this.deps.reportFormat));
-    }
-    // Final states come last: they say "ready" only once everything before them is in the thread. The
-    // progress edit is recorded whether or not its message exists yet (a resumed session may have its post
-    // still pending); the dispatcher skips it if the message was never posted.
-    const final = progressMessage(this.progress, this.elapsed(), id, ending);
-    const stop = this.streams
-      ? finalChunks(this.progress, closingLine(ending, this.elapsed(), report))
-      : undefined;
-    intents.push(t.edit({ kind: 'progress' }, final, stop));
-    if (this.streams && this.plan)
-      intents.push(t.edit({ kind: 'plan' }, planMessage(this.plan, undefined, this.given)));
-    intents.push(...t.finishOpener(rootMessage(this.row.requester, this.row.question, ending), ending.kind));
-    intents.push(t.agentStatus('closed', 'end'));
-    return intents;
+    return settledIntents(settled, {
+      thread: this.thread,
+      row: this.row,
+      progress: this.progress,
+      elapsedMs: this.elapsed(),
+      streams: this.streams,
+      plan: this.plan,
+      given: this.given,
+      reportFormat: this.deps.reportFormat,
+      estimatePlan: () => this.deps.estimatePlan(),
+      cancelledBy: async () => (await this.deps.sessions.get(this.row.id))?.cancelledBy ?? undefined,
+    });
   }
 
   /** The intents are recorded: stop showing live state and let the dispatcher deliver them now. */
