@@ -5,10 +5,9 @@ import type { SessionLifecycle } from '../../sessions/records/session-lifecycle.
 import type { SessionStore } from '../../sessions/records/session-store.js';
 import { outageLog } from '../../store/database-outage.js';
 import type { SlackApi } from '../slack-api.js';
-import type { SlackRateLimited } from '../slack-errors.js';
 import { Budget } from './delivery-budget.js';
-import { backoffMs, classifyFailure, fallbackIntents, refusalLog } from './delivery-failures.js';
 import type { EditScheduler } from './edit-scheduler.js';
+import { type DeliveryPause, recordFailure } from './failed-write.js';
 import { performIntent } from './perform-intent.js';
 
 export interface DispatcherDeps {
@@ -82,7 +81,8 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
   const dms = new Map<string, string>();
   const fellBack = new Set<string>();
   const stats = { sent: 0, failed: 0, rateLimited: 0, retried: 0, adopted: 0 };
-  let degraded: { code: string; pauseMs: number; until: number } | undefined;
+  // Set while Slack refuses our token or scopes: delivery pauses, doubling up to a minute.
+  const pause: DeliveryPause = {};
   let stopped = false;
   let nextExpiry = 0;
   // A wake-up during a pass is not lost: the loop goes round again instead of sleeping.
@@ -130,9 +130,9 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       await outbox.sent(row, where);
       stats.sent += 1;
       deps.metrics?.delivered(row.op, (Date.now() - row.createdAt.getTime()) / 1000);
-      if (degraded) {
-        log.info({ after: degraded.code }, 'Slack accepts our writes again; delivery resumed');
-        degraded = undefined;
+      if (pause.degraded) {
+        log.info({ after: pause.degraded.code }, 'Slack accepts our writes again; delivery resumed');
+        pause.degraded = undefined;
       }
       if (where?.ts) {
         const delivered = {
@@ -145,56 +145,10 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
         for (const listener of listeners) listener(delivered);
       }
     } catch (error) {
-      await handleFailure(row, error);
+      await recordFailure(row, error, { outbox, lifecycle: deps.lifecycle, log, stats, pause });
     }
     // Only the report's own writes decide whether the requester has it.
     if (row.essential) await settle(row.sessionId);
-  }
-
-  async function handleFailure(row: OutboxRow, error: unknown): Promise<void> {
-    const failure = classifyFailure(row, error);
-    const logged = { sessionId: row.sessionId, role: row.role, op: row.op, code: failure.code };
-    switch (failure.kind) {
-      case 'rate-limited':
-        stats.rateLimited += 1;
-        // Not sent now; whether an earlier attempt landed is as unknown as it was (the 429 may be the lookup's).
-        await outbox.retry(row.id, (error as SlackRateLimited).retryAfterMs, 'ratelimited', row.uncertain);
-        return;
-      case 'auth': {
-        if (!degraded)
-          log.error({ code: failure.code }, 'Slack refuses our token or scopes; delivery paused');
-        const pauseMs = Math.min((degraded?.pauseMs ?? 1000) * 2, 60_000);
-        degraded = { code: failure.code, pauseMs, until: Date.now() + pauseMs };
-        await outbox.retry(row.id, 0, failure.code, row.uncertain);
-        return;
-      }
-      case 'channel-gone': {
-        const failed = await outbox.abandonChannel(row.sessionId, row.channelId, failure.code);
-        stats.failed += 1;
-        if (failed.length === 0) {
-          log.warn(logged, 'the thread cannot be used');
-          return;
-        }
-        log.warn(logged, 'the thread cannot be used; sending the report to the requester by DM');
-        await outbox.add(row.sessionId, fallbackIntents(row, failed, failure.code));
-        await deps.lifecycle.noteDelivery(row.sessionId, failure.note!);
-        return;
-      }
-      case 'refused':
-        stats.failed += 1;
-        {
-          const { level, text } = refusalLog(row, failure);
-          log[level](logged, text);
-        }
-        await outbox.failed(row.id, failure.code);
-        return;
-      case 'transient': {
-        stats.retried += 1;
-        if (row.attempts === 1) log.warn({ ...logged, err: error }, 'Slack write failed; retrying');
-        await outbox.retry(row.id, backoffMs(row.attempts), failure.code, failure.mayHaveLanded);
-        return;
-      }
-    }
   }
 
   async function expireOverdue(): Promise<void> {
@@ -214,6 +168,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
           nextExpiry = Date.now() + EXPIRY_CHECK_MS;
           await expireOverdue();
         }
+        const { degraded } = pause;
         if (degraded && Date.now() < degraded.until) waitMs = degraded.until - Date.now();
         else waitMs = Math.min(waitMs, await startDue());
         reading.ok();
@@ -281,7 +236,7 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    degraded: () => degraded?.code,
+    degraded: () => pause.degraded?.code,
     stats,
     async stop() {
       stopped = true;
