@@ -1,14 +1,9 @@
 import type { Logger } from '../../ports/logger.js';
 import type { SlackMessage } from '../render/messages.js';
 import { SlackRateLimited } from '../slack-errors.js';
+import { type EditTarget, key, type MessageState, nextDue, settle, type TeamState } from './edit-queue.js';
 
-export interface EditTarget {
-  team: string;
-  channel: string;
-  ts: string;
-  /** For logs only. */
-  sessionId: string;
-}
+export type { EditTarget };
 
 export type SendEdit = (target: EditTarget, message: SlackMessage) => Promise<void>;
 
@@ -21,36 +16,6 @@ export interface EditSchedulerOptions {
   windowMs?: number;
   logger: Logger;
   now?: () => number;
-}
-
-interface MessageState {
-  target: EditTarget;
-  latest: SlackMessage;
-  version: number;
-  sent: number;
-  inFlight: boolean;
-  lastSentAt: number;
-  waitingSince: number;
-  /** The last state of a finished session: sent before any live refresh. */
-  final: boolean;
-  /** The session's live view closed while an edit was on its way: drop this state when Slack answers. */
-  forgotten?: boolean;
-  waiters: (() => void)[];
-  /** Callers of `deliver`, told how the version they gave (or a newer one) fared. */
-  outcomes: { version: number; resolve: () => void; reject: (error: unknown) => void }[];
-}
-
-interface TeamState {
-  messages: Map<string, MessageState>;
-  /**
-   * The edits of the last window. Each counts from when it was sent until its
-   * answer came back (whichever is later), because Slack counts it somewhere
-   * in between: a slow answer must not let the next window overlap Slack's.
-   */
-  window: { at: number }[];
-  pausedUntil: number;
-  timer?: NodeJS.Timeout;
-  timerAt: number;
 }
 
 /**
@@ -194,14 +159,7 @@ export class EditScheduler {
         return;
       }
       team.window = team.window.filter((entry) => entry.at > now - windowMs);
-      let next: MessageState | undefined;
-      let earliest = Number.POSITIVE_INFINITY;
-      for (const state of team.messages.values()) {
-        if (state.inFlight || state.sent === state.version) continue;
-        const due = state.lastSentAt + minIntervalMs;
-        if (due > now) earliest = Math.min(earliest, due);
-        else if (!next || ahead(state, next)) next = state;
-      }
+      const { next, earliest } = nextDue(team, now, minIntervalMs);
       if (!next) {
         if (Number.isFinite(earliest)) this.wake(teamId, team, earliest);
         return;
@@ -276,20 +234,4 @@ export class EditScheduler {
       Math.max(0, at - this.now()),
     );
   }
-}
-
-function key(target: EditTarget): string {
-  return `${target.channel}:${target.ts}`;
-}
-
-function settle(state: MessageState, version: number, tell: (o: MessageState['outcomes'][number]) => void) {
-  const due = state.outcomes.filter((o) => o.version <= version);
-  state.outcomes = state.outcomes.filter((o) => o.version > version);
-  for (const o of due) tell(o);
-}
-
-/** Finals first, then whoever has waited longest. */
-function ahead(a: MessageState, b: MessageState): boolean {
-  if (a.final !== b.final) return a.final;
-  return a.waitingSince < b.waitingSince;
 }
