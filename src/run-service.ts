@@ -16,8 +16,8 @@ import type { Logger } from './ports/logger.js';
 import { webhookRoute } from './service-endpoints.js';
 import { sessionsByStatus } from './sessions/records/session-counts.js';
 import type { SessionMoments } from './sessions/session-moments.js';
+import { SlackRateLimits } from './slack/api/slack-rate-limits.js';
 import type { SlackApp } from './slack/slack-app.js';
-import { SlackRateLimits } from './slack/slack-rate-limits.js';
 import { startSlackDelivery } from './slack/slack-surfaces.js';
 
 export interface ServiceOptions {

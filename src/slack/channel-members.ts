@@ -1,4 +1,4 @@
-import type { SlackApi } from './slack-api.js';
+import type { SlackApi } from './api/slack-api.js';
 
 /** How long a channel's member list is trusted: joining or leaving shows within a minute. */
 const FRESH_MS = 60_000;

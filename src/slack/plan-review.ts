@@ -2,8 +2,8 @@ import type { Logger } from '../ports/logger.js';
 import { checkEditedPlan, MAX_PLAN_CHARS } from '../sessions/edited-plan.js';
 import type { SessionRow, SessionStore } from '../sessions/records/session-store.js';
 import type { SessionService } from '../sessions/session-service.js';
+import type { SlackApi } from './api/slack-api.js';
 import { planReviewMessage } from './render/plan-message.js';
-import type { SlackApi } from './slack-api.js';
 import { threadOf } from './thread/closing-intents.js';
 
 export interface PlanReviewDeps {

@@ -1,7 +1,7 @@
 import type { Logger } from '../ports/logger.js';
 import type { SharedFiles } from '../ports/research.js';
+import type { SlackApi } from './api/slack-api.js';
 import { sortSharedFiles } from './shared-files.js';
-import type { SlackApi } from './slack-api.js';
 import { type Discussion, filesUpTo, readThread, threadDiscussion } from './thread-discussion.js';
 
 /** What a new question brings from where it was asked: the discussion before it, and the files shared. */

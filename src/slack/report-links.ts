@@ -1,5 +1,5 @@
 import type { ReportMatch } from '../sessions/records/report-search.js';
-import type { SlackApi } from './slack-api.js';
+import type { SlackApi } from './api/slack-api.js';
 
 export interface ReportLinks {
   thread?: string;

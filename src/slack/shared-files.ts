@@ -3,8 +3,8 @@ import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionView, SharedFile, SharedFiles } from '../ports/research.js';
 import type { SourceTexts } from '../ports/source-texts.js';
-import type { SlackApi } from './slack-api.js';
-import { downloadFile, onSlackFileHost, type SlackFileObject } from './slack-files.js';
+import type { SlackApi } from './api/slack-api.js';
+import { downloadFile, onSlackFileHost, type SlackFileObject } from './api/slack-files.js';
 
 /**
  * The files shared in a thread up to the question, sorted into those

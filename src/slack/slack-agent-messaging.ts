@@ -2,9 +2,9 @@ import type { App } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
 import { isResearching } from '../sessions/records/session-status.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
+import { suggestPrompts } from './api/slack-agents.js';
+import type { SlackApi } from './api/slack-api.js';
 import { noticeMessage, oneLine } from './render/messages.js';
-import { suggestPrompts } from './slack-agents.js';
-import type { SlackApi } from './slack-api.js';
 import type { SlackFeature } from './slack-feature.js';
 
 export interface AgentMessagingDeps {

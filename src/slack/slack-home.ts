@@ -2,11 +2,11 @@ import type { App, BlockAction, ButtonAction, PlainTextInputAction } from '@slac
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
+import type { SlackApi } from './api/slack-api.js';
 import type { ChannelMembers } from './channel-members.js';
 import { HOME, homeView, newResearchModal } from './render/home-view.js';
 import { noticeMessage } from './render/messages.js';
 import { reportLinks } from './report-links.js';
-import type { SlackApi } from './slack-api.js';
 import type { SlackFeature } from './slack-feature.js';
 
 const PAGE_SIZE = 10;

@@ -1,9 +1,9 @@
 import type { IngestOutcome, KnowledgeLibrary } from '../ports/knowledge-library.js';
 import type { Logger } from '../ports/logger.js';
+import type { SlackApi } from './api/slack-api.js';
+import { downloadFile, FileTooLarge, filesSharedBy } from './api/slack-files.js';
 import { safeText } from './render/mrkdwn.js';
-import type { SlackApi } from './slack-api.js';
 import type { FeatureCommand, SlackFeature } from './slack-feature.js';
-import { downloadFile, FileTooLarge, filesSharedBy } from './slack-files.js';
 
 /** Files shared this recently in the direct message are the ones `kb add` takes. */
 const RECENT_SECONDS = 15 * 60;

@@ -4,8 +4,8 @@ import { HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Logger as BoltLogger } from '@slack/logger';
 import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../ports/logger.js';
+import { webClientOptions } from './api/slack-clients.js';
 import { guardRequests } from './http-edge.js';
-import { webClientOptions } from './slack-clients.js';
 
 export interface ReceiverOptions {
   signingSecret?: string;

@@ -1,9 +1,9 @@
 import type { ReportLibrary } from '../sessions/report-library.js';
+import type { SlackApi } from './api/slack-api.js';
 import type { ChannelMembers } from './channel-members.js';
 import { count, oneLine } from './render/messages.js';
 import { safeText } from './render/mrkdwn.js';
 import { reportLinks } from './report-links.js';
-import type { SlackApi } from './slack-api.js';
 import type { SlackFeature } from './slack-feature.js';
 
 /**

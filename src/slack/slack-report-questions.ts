@@ -2,11 +2,11 @@ import { describeError } from '../ports/errors.js';
 import type { AnswerStore } from '../sessions/records/answer-store.js';
 import type { SessionRow } from '../sessions/records/session-store.js';
 import { type Asked, ReportAsking } from '../sessions/report-asking.js';
+import type { SlackApi } from './api/slack-api.js';
 import { previousResearch } from './follow-up-context.js';
 import { answerMessage, unansweredMessage } from './render/answer-message.js';
 import { noticeMessage } from './render/messages.js';
 import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
-import type { SlackApi } from './slack-api.js';
 import type { PostedMessage } from './slack-sessions.js';
 import { threadOf } from './thread/closing-intents.js';
 

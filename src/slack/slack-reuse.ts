@@ -5,6 +5,7 @@ import type { SessionRow } from '../sessions/records/session-store.js';
 import type { ReportAsking } from '../sessions/report-asking.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
 import { mayShowIn } from '../sessions/report-visibility.js';
+import type { SlackApi } from './api/slack-api.js';
 import type { ChannelMembers } from './channel-members.js';
 import { answerMessage } from './render/answer-message.js';
 import { ACTION, type SlackMessage } from './render/messages.js';
@@ -15,7 +16,6 @@ import {
   reuseOfferMessage,
 } from './render/reuse-message.js';
 import { type NewThreadSession, SessionStarter, type SessionStarterDeps } from './session-starter.js';
-import type { SlackApi } from './slack-api.js';
 import type { SlackFeature } from './slack-feature.js';
 import { SessionThread } from './thread/session-thread.js';
 

@@ -1,6 +1,8 @@
 import { isResearching, STEERABLE } from '../sessions/records/session-status.js';
 import type { SessionRow } from '../sessions/records/session-store.js';
 import { usageSummary } from '../sessions/spend-caps.js';
+import type { SlackApi } from './api/slack-api.js';
+import { SlackCallError } from './api/slack-errors.js';
 import { previousResearch } from './follow-up-context.js';
 import { keyedQueue } from './keyed-queue.js';
 import type { PlanReview } from './plan-review.js';
@@ -9,8 +11,6 @@ import { clarifyMessage, noticeMessage, rootMessage } from './render/messages.js
 import { CANNOT_POST } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
 import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
-import type { SlackApi } from './slack-api.js';
-import { SlackCallError } from './slack-errors.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
 
 export interface SlackSessionsDeps extends SessionStarterDeps {

@@ -5,14 +5,14 @@ import type { Logger } from '../ports/logger.js';
 import type { SessionView } from '../ports/research.js';
 import type { Store } from '../sessions/records/store.js';
 import type { SurfaceFactory } from '../sessions/session-surface.js';
+import { slackApiFor } from './api/slack-clients.js';
+import type { SlackRateLimits } from './api/slack-rate-limits.js';
+import { appendStream } from './api/slack-streams.js';
 import { EditScheduler } from './delivery/edit-scheduler.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
 import type { StreamChunk } from './render/progress-chunks.js';
 import { readSharedFiles } from './shared-files.js';
-import { slackApiFor } from './slack-clients.js';
-import type { SlackRateLimits } from './slack-rate-limits.js';
-import { appendStream } from './slack-streams.js';
 import { closingIntents } from './thread/closing-intents.js';
 import type { ReportFormat } from './thread/report-intents.js';
 

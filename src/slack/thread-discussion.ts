@@ -1,6 +1,6 @@
 import { mentionedUsers, plainMarkup } from '../ports/plain-markup.js';
-import type { SlackApi } from './slack-api.js';
-import type { SlackFileObject } from './slack-files.js';
+import type { SlackApi } from './api/slack-api.js';
+import type { SlackFileObject } from './api/slack-files.js';
 
 /** How much of a thread research is given: the latest messages before the question, within a size. */
 export const DISCUSSION_LIMITS = { messages: 40, chars: 12_000, perMessage: 2_000 };

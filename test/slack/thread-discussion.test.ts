@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SlackApi } from '../../src/slack/slack-api.js';
+import type { SlackApi } from '../../src/slack/api/slack-api.js';
 import { threadDiscussion } from '../../src/slack/thread-discussion.js';
 
 /** conversations.replies as Slack answers it (recorded shape), and users.info display names. */

@@ -1,5 +1,5 @@
 import type { OutboxRow } from '../../sessions/records/outbox-store.js';
-import type { SlackRateLimits } from '../slack-rate-limits.js';
+import type { SlackRateLimits } from '../api/slack-rate-limits.js';
 
 /**
  * One round's view of the process's Slack budget: the writes chosen in a

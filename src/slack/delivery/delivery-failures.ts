@@ -1,7 +1,7 @@
 import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
 import type { OutboxRow } from '../../sessions/records/outbox-store.js';
+import { SlackCallError, SlackRateLimited } from '../api/slack-errors.js';
 import { noticeMessage } from '../render/messages.js';
-import { SlackCallError, SlackRateLimited } from '../slack-errors.js';
 import type { CanvasPayload } from '../thread/session-thread.js';
 
 export type Failure =

@@ -1,6 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
+import { SlackRateLimited } from '../api/slack-errors.js';
 import type { SlackMessage } from '../render/messages.js';
-import { SlackRateLimited } from '../slack-errors.js';
 import { type EditTarget, key, type MessageState, nextDue, settle, type TeamState } from './edit-queue.js';
 
 export type { EditTarget };

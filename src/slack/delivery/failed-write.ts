@@ -1,7 +1,7 @@
 import type { Logger } from '../../ports/logger.js';
 import type { OutboxRow, OutboxStore } from '../../sessions/records/outbox-store.js';
 import type { SessionLifecycle } from '../../sessions/records/session-lifecycle.js';
-import type { SlackRateLimited } from '../slack-errors.js';
+import type { SlackRateLimited } from '../api/slack-errors.js';
 import { backoffMs, classifyFailure, fallbackIntents, refusalLog } from './delivery-failures.js';
 
 /** Set while Slack refuses our token or scopes: what it said, and until when delivery waits. */

@@ -4,7 +4,7 @@ import type { OutboxRow, OutboxStore } from '../../sessions/records/outbox-store
 import type { SessionLifecycle } from '../../sessions/records/session-lifecycle.js';
 import type { SessionStore } from '../../sessions/records/session-store.js';
 import { outageLog } from '../../store/database-outage.js';
-import type { SlackApi } from '../slack-api.js';
+import type { SlackApi } from '../api/slack-api.js';
 import { Budget } from './delivery-budget.js';
 import type { EditScheduler } from './edit-scheduler.js';
 import { type DeliveryPause, recordFailure } from './failed-write.js';

@@ -1,11 +1,11 @@
 import type { OutboxRow, OutboxStore } from '../../sessions/records/outbox-store.js';
 import type { SessionStore, SlackMessageRef } from '../../sessions/records/session-store.js';
+import { type AgentStatusPayload, setAgentStatus } from '../api/slack-agents.js';
+import type { SlackApi } from '../api/slack-api.js';
+import { createCanvas, deleteCanvas, shareCanvas } from '../api/slack-canvases.js';
+import { SlackCallError } from '../api/slack-errors.js';
+import { startStream, stopStream } from '../api/slack-streams.js';
 import type { SlackMessage } from '../render/messages.js';
-import { type AgentStatusPayload, setAgentStatus } from '../slack-agents.js';
-import type { SlackApi } from '../slack-api.js';
-import { createCanvas, deleteCanvas, shareCanvas } from '../slack-canvases.js';
-import { SlackCallError } from '../slack-errors.js';
-import { startStream, stopStream } from '../slack-streams.js';
 import type {
   CanvasPayload,
   PostPayload,

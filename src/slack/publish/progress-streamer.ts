@@ -1,7 +1,7 @@
 import type { Logger } from '../../ports/logger.js';
 import type { Progress } from '../../ports/progress.js';
+import { SlackCallError, SlackRateLimited } from '../api/slack-errors.js';
 import { type StreamChunk, startChunks } from '../render/progress-chunks.js';
-import { SlackCallError, SlackRateLimited } from '../slack-errors.js';
 
 export type AppendStream = (channel: string, ts: string, chunks: StreamChunk[]) => Promise<void>;
 

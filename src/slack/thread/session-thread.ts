@@ -1,7 +1,7 @@
 import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
+import type { AgentStatus, AgentStatusPayload } from '../api/slack-agents.js';
 import type { SlackMessage } from '../render/messages.js';
 import type { StreamChunk } from '../render/progress-chunks.js';
-import type { AgentStatus, AgentStatusPayload } from '../slack-agents.js';
 import { type NoticeName, roleKey, type ThreadRole } from './thread-roles.js';
 
 /**

@@ -1,12 +1,12 @@
 import { WebAPIHTTPError, WebAPIRequestError } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import type { OutboxRow } from '../../../src/sessions/records/outbox-store.js';
+import { SlackCallError, SlackRateLimited } from '../../../src/slack/api/slack-errors.js';
 import {
   classifyFailure,
   fallbackIntents,
   featureRefused,
 } from '../../../src/slack/delivery/delivery-failures.js';
-import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
 const row = (op: OutboxRow['op'], channelId = 'C1') =>
   ({ id: '1', sessionId: 'sess', op, channelId, key: `${op}:report:0`, role: 'report:0' }) as OutboxRow;

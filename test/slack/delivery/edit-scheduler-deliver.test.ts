@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/ports/logger.js';
+import { SlackCallError, SlackRateLimited } from '../../../src/slack/api/slack-errors.js';
 import { EditScheduler } from '../../../src/slack/delivery/edit-scheduler.js';
-import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
 const target = { team: 'T1', channel: 'C1', ts: '1.0', sessionId: 's' };
 const msg = (text: string) => ({ text, blocks: [] });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/ports/logger.js';
+import { SlackRateLimited } from '../../../src/slack/api/slack-errors.js';
 import { EditScheduler, type EditTarget } from '../../../src/slack/delivery/edit-scheduler.js';
 import type { SlackMessage } from '../../../src/slack/render/messages.js';
-import { SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
 const msg = (text: string): SlackMessage => ({ text, blocks: [] });
 const target = (team: string, ts: string): EditTarget => ({ team, channel: 'C1', ts, sessionId: `s-${ts}` });

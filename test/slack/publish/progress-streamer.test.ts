@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../src/ports/logger.js';
 import { initialProgress, type Progress, reduceProgress } from '../../../src/ports/progress.js';
+import { SlackCallError, SlackRateLimited } from '../../../src/slack/api/slack-errors.js';
 import { ProgressStreamer } from '../../../src/slack/publish/progress-streamer.js';
 import type { StreamChunk } from '../../../src/slack/render/progress-chunks.js';
-import { SlackCallError, SlackRateLimited } from '../../../src/slack/slack-errors.js';
 
 const target = { channel: 'C1', ts: '1.0', sessionId: 's' };
 const started = (n: number): Progress =>

@@ -4,9 +4,9 @@ import {
   WebAPIRateLimitedError,
   type WebClient,
 } from '@slack/web-api';
-import { sleep } from '../http/retry-delay.js';
-import { type Metrics, noMetrics } from '../metrics/metrics.js';
-import type { SlackMessage } from './render/messages.js';
+import { sleep } from '../../http/retry-delay.js';
+import { type Metrics, noMetrics } from '../../metrics/metrics.js';
+import type { SlackMessage } from '../render/messages.js';
 import { SlackCallError, SlackRateLimited, translate } from './slack-errors.js';
 import { SlackRateLimits } from './slack-rate-limits.js';
 

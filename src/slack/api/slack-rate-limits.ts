@@ -1,4 +1,4 @@
-import { sleep } from '../http/retry-delay.js';
+import { sleep } from '../../http/retry-delay.js';
 
 /** A token bucket: `burst` calls at once, then one every `everyMs`. */
 interface Rate {

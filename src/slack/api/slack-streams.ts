@@ -1,4 +1,4 @@
-import type { StreamChunk } from './render/progress-chunks.js';
+import type { StreamChunk } from '../render/progress-chunks.js';
 import type { SlackApi } from './slack-api.js';
 
 // Streamed messages (chat.startStream / appendStream / stopStream; chat:write), for live progress.

@@ -1,6 +1,6 @@
 import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
-import { type Metrics, noMetrics } from '../metrics/metrics.js';
-import type { Logger } from '../ports/logger.js';
+import { type Metrics, noMetrics } from '../../metrics/metrics.js';
+import type { Logger } from '../../ports/logger.js';
 import { SlackApi } from './slack-api.js';
 import { slackLogger } from './slack-logger.js';
 import type { SlackRateLimits } from './slack-rate-limits.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SlackApi } from '../../src/slack/slack-api.js';
-import { downloadFile, onSlackFileHost, type SlackFile } from '../../src/slack/slack-files.js';
+import type { SlackApi } from '../../../src/slack/api/slack-api.js';
+import { downloadFile, onSlackFileHost, type SlackFile } from '../../../src/slack/api/slack-files.js';
 
 let origin = '';
 const seen: (string | undefined)[] = [];

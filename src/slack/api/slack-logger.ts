@@ -1,5 +1,5 @@
 import { LogLevel, type Logger as SlackLogger } from '@slack/web-api';
-import type { Logger } from '../ports/logger.js';
+import type { Logger } from '../../ports/logger.js';
 
 const ORDER: Record<LogLevel, number> = {
   [LogLevel.DEBUG]: 0,

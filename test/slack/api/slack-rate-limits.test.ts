@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SlackRateLimits } from '../../src/slack/slack-rate-limits.js';
+import { SlackRateLimits } from '../../../src/slack/api/slack-rate-limits.js';
 
 describe('SlackRateLimits', () => {
   it('allows a short burst of posts per channel, then one every 1.1 s, channels apart', () => {

@@ -1,4 +1,4 @@
-import { megabytes } from '../ports/document-reading.js';
+import { megabytes } from '../../ports/document-reading.js';
 import type { SlackApi } from './slack-api.js';
 
 /** A file shared in a conversation, as Slack describes it (files:read). */
