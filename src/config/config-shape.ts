@@ -6,7 +6,7 @@ import type { SearchProviderName, SearchSettings } from '../search/web/search-se
 import type { SpendCaps } from '../sessions/spend-caps.js';
 import type { McpServerConfig } from './mcp-servers.js';
 
-/** The configuration as the rest of the process reads it; only config.ts builds one, from the environment. */
+/** The configuration as the rest of the process reads it; only loadConfig (load-config.ts) builds one, from the environment. */
 export type { SearchProviderName };
 
 export interface Config {

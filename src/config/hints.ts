@@ -1,4 +1,4 @@
-/** What to set a variable to when its value is invalid (config.ts says which variable). */
+/** What to set a variable to when its value is invalid (load-config.ts says which variable). */
 export const HINTS: Readonly<Record<string, string>> = {
   OPENAI_BASE_URL: 'set it to the base URL of an OpenAI-compatible server, e.g. http://localhost:11434/v1',
   MODEL_REASONING: 'set it to auto, true or false',
