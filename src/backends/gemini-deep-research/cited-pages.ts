@@ -3,8 +3,9 @@ import type { SessionContext } from '../../engine/session-context.js';
 import { canonicalUrl } from '../../ports/canonical-url.js';
 import type { InteractionCitation } from './interaction-view.js';
 
-/** Cited pages read at once, and how long following one grounding link may take. */
+/** Cited pages read at once, the most read per report (the rest stay cited, unchecked), and how long following one grounding link may take. */
 const PARALLEL_READS = 6;
+const MOST_READ = 40;
 const RESOLVE_MS = 15_000;
 const GOOGLE_REDIRECTS = 'https://vertexaisearch.cloud.google.com';
 
@@ -35,12 +36,14 @@ export async function readCitedPages(
 ): Promise<CitedPages> {
   const hosts = [GOOGLE_REDIRECTS, new URL(apiBaseURL).origin];
   const limit = pLimit(PARALLEL_READS);
-  const found = new Map<string, { url: string; title?: string; text?: string } | null>();
+  let reads = 0;
+  const found = new Map<string, { url: string; title?: string; text?: string; notRead?: true } | null>();
   await Promise.all(
     [...new Set(citations.map((c) => c.url))].map((link) =>
       limit(async () => {
         const url = isRedirect(link, hosts) ? await follow(link, ctx.cancel) : link;
         if (!url) return found.set(link, null);
+        if (++reads > MOST_READ) return found.set(link, { url, notRead: true });
         const read = await ctx.deps.pageReader?.read(url, { signal: ctx.cancel }).catch(() => undefined);
         return found.set(
           link,
@@ -54,7 +57,7 @@ export async function readCitedPages(
   let unread = 0;
   for (const page of found.values()) {
     if (!page) unresolved += 1;
-    else if (page.text === undefined) unread += 1;
+    else if (page.text === undefined && !page.notRead) unread += 1;
     const key = page?.text ? canonicalUrl(page.url) : null;
     if (key && page?.text) texts.set(key, page.text);
   }

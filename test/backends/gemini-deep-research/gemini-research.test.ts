@@ -20,15 +20,19 @@ afterEach(async () => {
 });
 
 /** Every page says what the report cites it for, so the claim check settles it on the page alone. */
+const read: string[] = [];
 const pages: PageReader = {
-  read: async (url) => ({
-    ok: true,
-    page: {
-      url,
-      title: `Page ${new URL(url).hostname}`,
-      text: `Heat pumps cost less to run. Gas boilers are cheaper to install.`,
-    },
-  }),
+  read: async (url) => (
+    read.push(url),
+    {
+      ok: true,
+      page: {
+        url,
+        title: `Page ${new URL(url).hostname}`,
+        text: `Heat pumps cost less to run. Gas boilers are cheaper to install.`,
+      },
+    }
+  ),
 };
 
 async function backend(script: (input: string) => GeminiScript, env: Record<string, string> = {}) {
@@ -201,6 +205,22 @@ describe('the Gemini Deep Research backend', () => {
     await expect(failed).rejects.toThrow(
       'Gemini Deep Research did not finish: failed (The agent could not complete the research.).',
     );
+  });
+
+  it('reads at most 40 cited pages of a report; the rest stay cited without being fetched', async () => {
+    const many = Array.from(
+      { length: 45 },
+      (_, i) => `Heat pumps cost less to run. {{https://p${i}.example/page|p${i}}}`,
+    ).join('\n');
+    const { research } = await backend(() => ({ report: many }));
+    read.length = 0;
+    const { outcome } = await run(
+      research,
+      research.begin('g-10', { question: 'Q?', skipClarification: true }),
+    );
+    expect(outcome.kind).toBe('done');
+    expect(read).toHaveLength(40);
+    if (outcome.kind === 'done') expect(outcome.report.sources).toHaveLength(45);
   });
 
   it('stops at the time budget: the interaction is cancelled on Google’s side and the reason named', async () => {
