@@ -22,17 +22,17 @@ afterEach(async () => {
 /** Every page says what the report cites it for, so the claim check settles it on the page alone. */
 const read: string[] = [];
 const pages: PageReader = {
-  read: async (url) => (
-    read.push(url),
-    {
+  read: async (url) => {
+    read.push(url);
+    return {
       ok: true,
       page: {
         url,
         title: `Page ${new URL(url).hostname}`,
         text: `Heat pumps cost less to run. Gas boilers are cheaper to install.`,
       },
-    }
-  ),
+    };
+  },
 };
 
 async function backend(script: (input: string) => GeminiScript, env: Record<string, string> = {}) {
