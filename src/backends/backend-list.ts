@@ -16,8 +16,12 @@ type Backend = (typeof BACKENDS)[number];
 export type BackendName = Backend['name'];
 export const BACKEND_NAMES = BACKENDS.map((b) => b.name) as [BackendName, ...BackendName[]];
 
+/** Items as a sentence lists them: "a, b or c". */
+const orList = (items: string[]) =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : (items[0] ?? '');
+
 /** The names as a sentence says them: "agents, deep-research-api or …". */
-export const BACKEND_CHOICES = BACKEND_NAMES.join(', ').replace(/, ([^,]+)$/, ' or $1');
+export const BACKEND_CHOICES = orList(BACKEND_NAMES);
 
 /** Each backend's settings, by name. */
 export type BackendSettings = { [B in Backend as B['name']]: ReturnType<B['read']> };
@@ -26,7 +30,9 @@ type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: inf
 /** Every backend's own environment variables, for the one config schema. */
 export const BACKEND_ENV = Object.assign({}, ...BACKENDS.map((b) => b.env)) as Intersect<Backend['env']>;
 export const BACKEND_HINTS: Readonly<Record<string, string>> = Object.assign(
-  { RESEARCH_BACKEND: `set it to ${BACKEND_CHOICES}` },
+  {
+    RESEARCH_BACKEND: `set it to ${orList(BACKENDS.map((b) => `${b.name} (${b.summary})`))}`,
+  },
   ...BACKENDS.map((b) => ('hints' in b ? b.hints : {})),
 );
 export const BACKEND_PRICES: Readonly<Record<string, BackendModelPrice>> = Object.assign(
@@ -49,7 +55,7 @@ export interface ConfiguredBackend {
   settings: unknown;
 }
 
-/** Every backend with its settings, the one RESEARCH_BACKEND names first. */
+/** Every backend with its settings, and the one RESEARCH_BACKEND names. */
 export function configuredBackends(research: { backend: BackendName; settings: BackendSettings }): {
   current: ConfiguredBackend;
   all: ConfiguredBackend[];
