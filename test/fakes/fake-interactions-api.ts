@@ -67,6 +67,8 @@ export async function fakeInteractionsApi(
   script: (body: CreateBody) => GeminiScript,
   plan: (input: string) => string = (input) =>
     `1. Find the running costs of both.\n2. Compare grants.\n(for: ${input.slice(0, 40)})`,
+  /** The proposed plan never comes: only a cancel stops its interaction. */
+  options: { planHangs?: boolean } = {},
 ) {
   const running = new Map<string, Running>();
   const redirects = new Map<string, string>();
@@ -109,7 +111,7 @@ export async function fakeInteractionsApi(
         const r: Running = {
           id: `v1_${randomUUID().replaceAll('-', '')}`,
           body,
-          script: body.agent_config?.collaborative_planning ? {} : script(body),
+          script: body.agent_config?.collaborative_planning ? { hang: options.planHangs } : script(body),
           plan: Boolean(body.agent_config?.collaborative_planning),
           polls: 0,
           status: 'in_progress',

@@ -4,7 +4,7 @@ import { showHostedProgress } from '../../engine/hosted-progress.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { applySteering } from '../../engine/phases/steering.js';
 import type { ResearchMethod } from '../../engine/run-session.js';
-import { researchEndOf, type SessionContext } from '../../engine/session-context.js';
+import { deadlineOf, researchEndOf, type SessionContext } from '../../engine/session-context.js';
 import type { StopReason } from '../../engine/session-state.js';
 import { keepSource } from '../../engine/sources/keep-source.js';
 import { ProviderError } from '../../ports/errors.js';
@@ -87,7 +87,19 @@ export function geminiMethod(api: () => InteractionsApi, settings: GeminiSetting
         own.planInteraction = created.id;
         await ctx.deps.saveCheckpoint(state);
       }
-      const planned = await follow(ctx, api(), own.planInteraction, settings, () => {});
+      const id = own.planInteraction;
+      // A plan that never comes must not hold the session past its time budget.
+      const planned = await follow(ctx, api(), id, settings, () => {}, deadlineOf(ctx)).catch(
+        async (error) => {
+          if (!(error instanceof TimeUp)) throw error;
+          await stop(ctx, api(), id);
+          throw new ProviderError(
+            'research_failed',
+            `Gemini Deep Research had not proposed a plan when the time budget ran out (${Math.round(ctx.settings.timeBudgetMs / 60_000)} min): raise TIME_BUDGET_MINUTES or try again.`,
+            false,
+          );
+        },
+      );
       const plan = planned.text.trim();
       if (planned.status !== 'completed' || !plan)
         throw new ProviderError(

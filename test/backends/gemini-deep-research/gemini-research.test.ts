@@ -36,7 +36,9 @@ const pages: PageReader = {
 };
 
 async function backend(script: (input: string) => GeminiScript, env: Record<string, string> = {}) {
-  fake = await fakeInteractionsApi((b) => script(b.input));
+  fake = await fakeInteractionsApi((b) => script(b.input), undefined, {
+    planHangs: env.PLAN_HANGS === 'true',
+  });
   const llm = new ScriptedLlm([]);
   const engine = { llm, prompts, countTokens, clock: systemClock, logger: silentLogger, pageReader: pages };
   const settings = testSettings({ timeBudgetMs: Number(env.TIME_BUDGET_MS ?? 600_000) });
@@ -221,6 +223,17 @@ describe('the Gemini Deep Research backend', () => {
     expect(outcome.kind).toBe('done');
     expect(read).toHaveLength(40);
     if (outcome.kind === 'done') expect(outcome.report.sources).toHaveLength(45);
+  });
+
+  it('does not wait past the time budget for a plan that never comes: the planning is cancelled, the reason named', async () => {
+    const { research, fake } = await backend(() => ({ report: REPORT }), {
+      TIME_BUDGET_MS: '1500',
+      PLAN_HANGS: 'true',
+    });
+    const planning = run(research, research.begin('g-11', { question: 'Q?', planReview: { seconds: 60 } }));
+    await expect(planning).rejects.toThrow('had not proposed a plan when the time budget ran out');
+    expect(fake.calls.creates).toHaveLength(1);
+    expect(fake.calls.cancels).toHaveLength(1);
   });
 
   it('stops at the time budget: the interaction is cancelled on Google’s side and the reason named', async () => {
