@@ -130,7 +130,11 @@ async function run(
   for (let r = 0; r < REPORTS; r++) {
     const mine = order.filter((_, i) => i % REPORTS === r);
     const id = crypto.randomUUID();
-    await insertRunning(pool, { id, origin: 'cli', requester: 'bench', question: 'Corpus' });
+    await insertRunning(
+      pool,
+      { id, origin: 'cli', requester: 'bench', question: 'Corpus' },
+      { backend: 'agents', sessionId: id },
+    );
     const ctx = createContext(
       {
         llm,

@@ -8,16 +8,16 @@ import { BACKEND_CHOICES, backendNamed } from './backends/backend-list.js';
 import { askAboutCommand } from './cli/ask-about-command.js';
 import { askCommand } from './cli/ask-command.js';
 import type { Io } from './cli/io.js';
-import { readLocalFiles } from './cli/local-files.js';
+import { findLocalFiles } from './cli/local-files.js';
 import { cancelCommand, moreCommand, resumeCommand } from './cli/session-actions.js';
 import { submitCommand } from './cli/submit-command.js';
 import { TerminalLease } from './cli/terminal-lease.js';
+import type { TerminalRunDeps } from './cli/terminal-run.js';
 import { researchReady, withStore } from './compose.js';
-import { composeSessions } from './compose-sessions.js';
+import { composeSessions, type SessionsRoom } from './compose-sessions.js';
 import { type Config, loadConfig } from './config/load-config.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import type { Logger } from './ports/logger.js';
-import { DocumentReader } from './search/read/document-reader.js';
 import type { Store } from './sessions/records/store.js';
 
 export interface AskFlags {
@@ -48,7 +48,11 @@ export async function askFromCli(
   // Settings, the model server and the given files are checked before anything runs (queuing needs none).
   const logger = cliLogger(config);
   if (!flags.background && flags.about === undefined) await researchReady(config, logger);
-  const given = flags.files.length ? await readGivenFiles(flags.files, config) : undefined;
+  const found = await findLocalFiles(flags.files, config.reading);
+  if ('refusal' in found) {
+    io.stderr.write(`error: ${found.refusal}\n`);
+    return 2;
+  }
   return withStore(config, logger, async (store) => {
     // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
     const room = composeSessions(config, logger, store, {
@@ -66,21 +70,12 @@ export async function askFromCli(
     if (flags.background)
       return submitCommand({ ...store, service: room.service, requester }, flags.question, io);
     const engine = await room.engine();
-    const deps = {
-      research: room.research.current,
-      logger,
-      newSessionId: randomUUID,
-      store,
-      service: room.service,
-      lease: terminalLease(store, config, logger),
-      requester,
-      maxQuestionChars: config.slack.maxQuestionChars,
-      estimatePlan: room.estimatePlan,
-      pager: config.pager,
-      editor: config.editor,
-    };
     try {
-      return await askCommand({ ...deps, sources: store.sources }, { ...flags, given }, io);
+      const deps = {
+        ...terminalRunDeps(config, logger, store, room),
+        maxQuestionChars: config.slack.maxQuestionChars,
+      };
+      return await askCommand(deps, { ...flags, files: { given: found.files, skipped: [] } }, io);
     } finally {
       // MCP servers started for this command (stdio) stop with it.
       await engine.externalTools?.close();
@@ -106,17 +101,9 @@ export async function sessionActionFromCli(
       newSessionId: randomUUID,
     });
     const deps = {
-      store,
+      ...terminalRunDeps(config, logger, store, room),
       sessions: store.sessions,
       terminals: store.terminals,
-      service: room.service,
-      research: room.research,
-      lease: terminalLease(store, config, logger),
-      requester: userInfo().username,
-      logger,
-      estimatePlan: room.estimatePlan,
-      pager: config.pager,
-      editor: config.editor,
     };
     if (action === 'cancel') return cancelCommand(deps, id, io);
     const engine = await room.engine();
@@ -131,24 +118,24 @@ export async function sessionActionFromCli(
   });
 }
 
-/** The lease this process holds on the session it runs in the foreground. */
-function terminalLease(store: Store, config: Config, logger: Logger): TerminalLease {
+/** What running a session in this terminal needs: the room's runner and use cases, and this process's lease. */
+function terminalRunDeps(config: Config, logger: Logger, store: Store, room: SessionsRoom): TerminalRunDeps {
   const owner = `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = config.jobs.leaseMs;
-  return new TerminalLease(
+  const lease = new TerminalLease(
     new SessionLeases(store.db.pool, owner, leaseMs, ['cli']),
     store.terminals,
     leaseMs,
     logger,
   );
-}
-
-/** `ask --file`: the files read before anything runs, by one reading thread of their own. */
-async function readGivenFiles(paths: string[], config: Config) {
-  const reader = new DocumentReader(config.reading, 1);
-  try {
-    return await readLocalFiles(paths, reader);
-  } finally {
-    await reader.close();
-  }
+  return {
+    logger,
+    runner: room.run,
+    service: room.service,
+    lease,
+    requester: userInfo().username,
+    estimatePlan: room.estimatePlan,
+    pager: config.pager,
+    editor: config.editor,
+  };
 }

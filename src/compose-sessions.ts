@@ -1,4 +1,5 @@
 import { configuredBackends } from './backends/backend-list.js';
+import { localFileFetcher } from './cli/local-files.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
 import type { Config } from './config/load-config.js';
 import { backendMissing, sharedAccess } from './config/requirements.js';
@@ -13,6 +14,7 @@ import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';
+import type { GivenFileDeps } from './sessions/read-given-files.js';
 import { pastRuns } from './sessions/records/past-runs.js';
 import type { Store } from './sessions/records/store.js';
 import { ReportAsking } from './sessions/report-asking.js';
@@ -31,8 +33,8 @@ export interface SessionsRoom {
   /** Finished reports found by words, as each person may see them. */
   library: ReportLibrary;
   moments: SessionMoments;
-  /** What running a stored session needs (the worker's path). */
-  run: SessionRunDeps;
+  /** What running a stored session needs (the workers' and the terminal's one runner). */
+  run: SessionRunDeps & { files: GivenFileDeps };
   /** The pre-flight estimate as a plan under review shows it. */
   estimatePlan: () => Promise<string>;
   /** The research adapters (with this database's knowledge base), built on first use; fails when there is nothing to research with. */
@@ -126,6 +128,8 @@ export function composeSessions(
       steering: store.steering,
       spend: { store: store.spend, caps: config.jobs.spendCaps },
       moments,
+      // A terminal's given files are on this machine's disk; a process with Slack adds its file host.
+      files: { sources: store.sources, reads: store.fileReads, reader, fetchers: { cli: localFileFetcher } },
     },
     estimatePlan: async () => estimateText(await estimate()),
     engine,

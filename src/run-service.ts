@@ -85,7 +85,6 @@ export async function runService(
           editIntervalMs: options.editIntervalMs,
           pollMs: options.pollMs,
           reportFormat: slack.reportFormat,
-          reader: room.reader,
           estimatePlan: room.estimatePlan,
           view: (id) => room.service.view(id),
           published: (id) => void room.moments.delivered(id),
@@ -100,7 +99,15 @@ export async function runService(
       delivery ? ['slack', 'cli'] : ['cli'],
     );
     const worker = startWorker(
-      { ...room.run, leases, logger, surfaceFor: delivery?.surfaceFor },
+      {
+        ...room.run,
+        leases,
+        logger,
+        ...(delivery && {
+          surfaceFor: delivery.surfaceFor,
+          files: { ...room.run.files, fetchers: { ...room.run.files.fetchers, slack: delivery.fetchFile } },
+        }),
+      },
       {
         concurrency: config.jobs.concurrentSessions,
         pollMs: options.pollMs ?? 1000,

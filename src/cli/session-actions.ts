@@ -1,21 +1,14 @@
 import { isResearching } from '../sessions/records/session-status.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import type { TerminalLifecycle } from '../sessions/records/terminal-lifecycle.js';
-import type { ResearchBackends } from '../sessions/research-backends.js';
-import type { SessionService } from '../sessions/session-service.js';
 import type { Io } from './io.js';
 import { refusalLine } from './refusal-line.js';
 import { sessionById } from './sessions-command.js';
-import type { TerminalLease } from './terminal-lease.js';
 import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal-run.js';
 
 export interface SessionActionDeps extends TerminalRunDeps {
   sessions: SessionStore;
   terminals: TerminalLifecycle;
-  service: SessionService;
-  research: ResearchBackends;
-  lease: TerminalLease;
-  requester: string;
 }
 
 /** `deep-research resume ID`: an interrupted session goes on from its checkpoint, in the foreground. */
@@ -36,25 +29,12 @@ export async function resumeCommand(
     io.stderr.write(`error: session ${row.id.slice(0, 8)} cannot be resumed: ${why}.\n`);
     return 1;
   }
-  const checkpoint = await deps.sessions.loadCheckpoint(row.id);
-  if (!checkpoint || !(await deps.terminals.resume(row.id, deps.lease.owner))) {
+  if (!(await deps.terminals.resume(row.id, deps.lease.owner))) {
     io.stderr.write(`error: session ${row.id.slice(0, 8)} was taken up by another process just now.\n`);
     return 1;
   }
-  // What the interrupted run did after its last checkpoint is done again: its events go, as a worker's do.
-  await deps.sessions.truncateEventsToCheckpoint(row.id);
-  return runInTerminal(
-    deps,
-    {
-      question: row.question,
-      checkpoint,
-      backend: deps.research.of(checkpoint),
-      spendLimitUsd: row.reservedUsd ?? undefined,
-      headline: `Resuming: ${row.question}\nSession ${row.id} · Ctrl-C cancels and prints what was found.\n`,
-    },
-    options,
-    io,
-  );
+  const headline = `Resuming: ${row.question}\nSession ${row.id} · Ctrl-C cancels and prints what was found.\n`;
+  return runInTerminal(deps, { id: row.id, question: row.question, headline }, options, io);
 }
 
 /**
@@ -120,16 +100,6 @@ export async function moreCommand(
     io.stderr.write(`error: ${refusalLine(started.refusal)}\n`);
     return 1;
   }
-  return runInTerminal(
-    deps,
-    {
-      question: row.question,
-      checkpoint: started.checkpoint,
-      backend: deps.research.of(started.checkpoint),
-      spendLimitUsd: started.spendLimitUsd,
-      headline: `Researching more: ${row.question}\nSession ${started.id} · Ctrl-C cancels and prints what was found.\n`,
-    },
-    options,
-    io,
-  );
+  const headline = `Researching more: ${row.question}\nSession ${started.id} · Ctrl-C cancels and prints what was found.\n`;
+  return runInTerminal(deps, { id: started.id, question: row.question, headline }, options, io);
 }

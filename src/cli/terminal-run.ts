@@ -3,15 +3,15 @@ import { createInterface } from 'node:readline';
 import { describeError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import { reportDocument, usageFooter } from '../ports/report-markdown.js';
-import type { Checkpoint, ResearchBackend, ResearchEvent, ResearchOutcome } from '../ports/research.js';
-import type { SessionLifecycle } from '../sessions/records/session-lifecycle.js';
-import type { SessionStore } from '../sessions/records/session-store.js';
-import { SessionRecorder } from '../sessions/session-recorder.js';
+import { LeaseLostError } from '../sessions/records/lease-lost-error.js';
+import { type RunEnd, runStoredSession, type SessionRunDeps } from '../sessions/run-stored-session.js';
+import type { SessionService } from '../sessions/session-service.js';
+import type { Settled } from '../sessions/session-surface.js';
 import type { Io } from './io.js';
-import { reviewPlanAtPrompt } from './plan-prompt.js';
+import { type PlanDecision, reviewPlanAtPrompt } from './plan-prompt.js';
 import { printReport } from './print-report.js';
 import { Interruption, type TerminalLease } from './terminal-lease.js';
-import { TerminalView } from './terminal-view.js';
+import { TerminalSurface } from './terminal-surface.js';
 
 export interface RunOptions {
   clarify: boolean;
@@ -25,10 +25,14 @@ export interface RunOptions {
 
 export interface TerminalRunDeps {
   logger: Logger;
-  /** Where the session is recorded as it runs, so `sessions show` can print it and `resume` go on with it. */
-  store?: { sessions: SessionStore; lifecycle: SessionLifecycle };
+  /** How a stored session runs: the session room's one runner, the workers' too. */
+  runner: SessionRunDeps;
+  /** The session's use cases (an answer, a start or a cancel at the prompt). */
+  service: SessionService;
   /** The session's lease, renewed while this process runs it. */
-  lease?: TerminalLease;
+  lease: TerminalLease;
+  /** The requester at this terminal (who cancels). */
+  requester: string;
   /** The pre-flight estimate shown with the plan. */
   estimatePlan?: () => Promise<string>;
   /** Shell command a long report goes through in a terminal (PAGER). */
@@ -37,21 +41,21 @@ export interface TerminalRunDeps {
   editor?: string;
 }
 
-/** A session this process runs from `checkpoint` with `backend`: a new one, resumed or continued. */
+/** A stored session this process runs under its lease: new, resumed or continued. */
 export interface TerminalRun {
+  id: string;
   question: string;
-  checkpoint: Checkpoint;
-  backend: ResearchBackend;
-  spendLimitUsd?: number;
   /** Said before progress starts. */
   headline: string;
 }
 
 /**
- * Runs a session in the foreground: clarification at the prompt, the plan,
- * live progress, then the report with numbered sources. Returns the exit
- * code. The terminal closing (SIGHUP, SIGTERM) leaves it `interrupted`, to
- * be resumed; Ctrl-C cancels it and prints what was found.
+ * Runs a stored session in the foreground through the session room's runner
+ * (the workers' too: recorded, its moments told), with this terminal as its
+ * surface: clarification at the prompt, the plan, live progress, then the
+ * report with numbered sources. Returns the exit code. The terminal closing
+ * (SIGHUP, SIGTERM) leaves it `interrupted`, to be resumed; Ctrl-C cancels it
+ * and prints what was found.
  */
 export async function runInTerminal(
   deps: TerminalRunDeps,
@@ -59,126 +63,108 @@ export async function runInTerminal(
   options: RunOptions,
   io: Io,
 ): Promise<number> {
-  const { backend, question } = session;
-  const log = deps.logger;
-  let checkpoint = session.checkpoint;
-  const id = checkpoint.sessionId;
-  // Progress, prompts and notes go to stderr, so `ask … > report.md` captures the report alone.
-  const view = options.json ? null : new TerminalView(io.stderr, io.plain);
-  const { store, lease } = deps;
-  const recorder = store ? new SessionRecorder(store.sessions, store.lifecycle, id, log) : null;
-  const held = lease?.keep(id);
-  const signal = held ? AbortSignal.any([io.signal, held.lost]) : io.signal;
-  const emit = (event: ResearchEvent) => {
-    recorder?.onEvent(event);
-    if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-    else view!.onEvent(event);
-    if (!options.json && event.type === 'plan_done') view!.print(`\nResearch plan:\n${event.plan}\n`);
-  };
-  // A run the terminal's going away stopped is no outcome: it throws, and the session rests interrupted.
-  const interruption = () => {
-    if (signal.reason instanceof Interruption) throw signal.reason;
-  };
-  const run = async (runSignal: AbortSignal) => {
-    const outcome = await backend.run({
-      checkpoint,
-      emit,
-      saveCheckpoint: recorder ? (c) => recorder.checkpoint(c) : async () => {},
+  const { id, question } = session;
+  const { lease } = deps;
+  const log = deps.logger.child({ sessionId: id });
+  const surface = new TerminalSurface(io, options.json);
+  const { view } = surface;
+  const held = lease.keep(id);
+  const signal = AbortSignal.any([io.signal, held.lost]);
+  // The terminal going away (or the lease lost) stops a run without ending the session: it rests interrupted.
+  const interruption = () => (signal.reason instanceof Interruption ? signal.reason : null);
+  const segment = (runSignal: AbortSignal): Promise<RunEnd> =>
+    runStoredSession(deps.runner, id, {
+      log,
       signal: runSignal,
-      logger: log,
-      spendLimitUsd: session.spendLimitUsd,
+      owner: lease.owner,
+      handedBack: (error) => error instanceof LeaseLostError || interruption() !== null,
+      surfaceFor: surface.open,
+      holdsRest: true,
     });
-    if (outcome.kind === 'cancelled') interruption();
-    return outcome;
-  };
-  // The process goes away with the session unfinished: it rests interrupted, resumable from its checkpoint.
-  const interrupted = async () => {
+  const interrupted = async (error?: Interruption) => {
     view?.stop();
-    await recorder?.flush();
-    if (!(signal.reason instanceof Interruption && signal.reason.leaseLost)) await lease?.interrupt(id);
-    io.stderr.write(
-      `Interrupted (${(signal.reason as Error).message}): resume it with deep-research resume ${id.slice(0, 8)}\n`,
-    );
+    const why = error ?? new Interruption('this process was paused past its lease', true);
+    if (!why.leaseLost) await lease.interrupt(id);
+    io.stderr.write(`Interrupted (${why.message}): resume it with deep-research resume ${id.slice(0, 8)}\n`);
     return 1;
+  };
+  const refused = async (line: string, code: number) => {
+    view?.stop();
+    await lease.release(id);
+    io.stderr.write(`${line}\n`);
+    return code;
   };
   try {
     view?.print(session.headline);
     if (options.json) io.stdout.write(`${JSON.stringify({ type: 'session', sessionId: id, question })}\n`);
-    view?.start();
-    let outcome: ResearchOutcome = await run(signal);
-    if (outcome.kind === 'needs_clarification') {
-      await recorder?.finish(outcome);
+    let end = await segment(signal);
+    if (!end.handedBack && end.settled.kind === 'needs_clarification') {
       view?.stop();
+      const { questions } = end.settled;
       if (options.json && options.answers === undefined) {
         // Nobody reads a prompt under --json: say what to do instead of waiting on one.
-        await lease?.release(id);
-        io.stderr.write(
-          `error: the research asks clarifying questions and --json cannot prompt: give --answers "…" (session ${id}).\n`,
+        return await refused(
+          `error: the research asks clarifying questions and --json cannot prompt: give --answers "…" (session ${id}).`,
+          2,
         );
-        return 2;
       }
       const answer =
         options.answers !== undefined
-          ? given(io, outcome.questions, options.answers, options.json)
-          : await askUser(io, outcome.questions);
-      interruption();
-      checkpoint = backend.answer(outcome.checkpoint, answer);
-      await store?.lifecycle.resume(id);
-      view?.start();
-      outcome = await run(signal);
+          ? given(io, questions, options.answers, options.json)
+          : await askUser(io, questions);
+      if (interruption()) return await interrupted(interruption()!);
+      if (!(await deps.service.answerHere(id, answer, lease.owner)))
+        return await refused(`error: session ${id} no longer waits for answers (cancelled elsewhere?).`, 1);
+      end = await segment(signal);
     }
-    if (outcome.kind === 'needs_plan_review' && (options.yes || options.json)) {
-      checkpoint = outcome.checkpoint;
-      outcome = await run(signal);
-    } else if (outcome.kind === 'needs_plan_review') {
+    if (!end.handedBack && end.settled.kind === 'needs_plan_review') {
       view?.stop();
-      const estimate = (await deps.estimatePlan?.().catch(() => undefined)) ?? 'n/a';
-      const decision = await reviewPlanAtPrompt(io, estimate, { plan: outcome.plan, editor: deps.editor });
-      interruption();
-      checkpoint =
-        decision.kind === 'start' && decision.plan
-          ? backend.withPlan(outcome.checkpoint, decision.plan)
-          : outcome.checkpoint;
-      // Declined: the session ends cancelled before any research, as a cancel at the first step would.
-      const declined = new AbortController();
-      if (decision.kind === 'cancel') declined.abort();
-      view?.start();
-      outcome = await run(decision.kind === 'cancel' ? declined.signal : signal);
+      const decision: PlanDecision =
+        options.yes || options.json
+          ? { kind: 'start' }
+          : await reviewPlanAtPrompt(io, (await deps.estimatePlan?.().catch(() => undefined)) ?? 'n/a', {
+              plan: end.settled.plan,
+              editor: deps.editor,
+            });
+      if (interruption()) return await interrupted(interruption()!);
       if (decision.kind === 'cancel') {
-        view?.stop();
-        await recorder?.finish(outcome);
-        await lease?.release(id);
-        io.stderr.write(`Cancelled before research started (session ${id}).\n`);
-        return 1;
+        const row = await deps.runner.sessions.get(id);
+        if (row) await deps.service.cancel(row, deps.requester, async () => [], lease.owner);
+        return await refused(`Cancelled before research started (session ${id}).`, 1);
       }
+      if (!(await deps.service.startReviewedHere(id, lease.owner, decision.plan)))
+        return await refused(`error: session ${id} no longer waits for its plan (cancelled elsewhere?).`, 1);
+      end = await segment(signal);
     }
     view?.stop();
-    await recorder?.finish(outcome);
-    await lease?.release(id);
-    return await finish(outcome, question, options, io, deps.pager);
+    if (end.handedBack) return await interrupted(interruption() ?? undefined);
+    await lease.release(id);
+    return await finish(end.settled, session, options, io, deps.pager);
   } catch (error) {
-    view?.stop();
-    if (signal.reason instanceof Interruption) return await interrupted();
-    const message = describeError(error);
-    await recorder?.fail(message).catch(() => {});
-    await lease?.release(id).catch(() => {});
-    io.stderr.write(`error: ${message} (session ${id})\n`);
-    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'error', message, sessionId: id })}\n`);
-    log.error({ err: error, sessionId: id }, 'ask failed');
+    // Between runs (a prompt, a write of the answer): the session rests where it was, resumable once the lease lapses.
+    log.error({ err: error }, 'ask failed');
+    await lease.release(id).catch(() => {});
+    io.stderr.write(`error: ${describeError(error)} (session ${id})\n`);
     return 1;
   } finally {
-    held?.stop();
+    held.stop();
     view?.stop();
   }
 }
 
 async function finish(
-  outcome: ResearchOutcome,
-  question: string,
+  outcome: Settled,
+  { id, question }: TerminalRun,
   options: RunOptions,
   io: Io,
   pager = 'less -FRX',
 ): Promise<number> {
+  if (outcome.kind === 'failed') {
+    io.stderr.write(`error: ${outcome.message} (session ${id})\n`);
+    if (options.json)
+      io.stdout.write(`${JSON.stringify({ type: 'error', message: outcome.message, sessionId: id })}\n`);
+    return 1;
+  }
   if (outcome.kind === 'needs_clarification' || outcome.kind === 'needs_plan_review') {
     // One round of questions, one review: a second request cannot happen, but must not hang.
     io.stderr.write(

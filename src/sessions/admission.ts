@@ -27,8 +27,7 @@ export type Refusal =
   | { kind: 'question'; sentence: string };
 
 export type Admission =
-  /** `spendLimitUsd`: what the run may spend under the caps (its reservation); unset without caps. */
-  | { admitted: true; reservedUsd: number | null; spendLimitUsd?: number }
+  | { admitted: true; reservedUsd: number | null }
   | { admitted: false; refusal: Refusal };
 
 /** Where admission figures stand when a request is decided. */
@@ -53,8 +52,7 @@ export function decideAdmission(figures: AdmissionFigures, rules: AdmissionRules
   if (sentence) return { admitted: false, refusal: { kind: 'spend_cap', sentence } };
   const high = rules.costUsd?.[1] ?? null;
   const reservedUsd = high === null ? null : limitUsd === undefined ? high : Math.min(high, limitUsd);
-  if (limitUsd === undefined) return { admitted: true, reservedUsd };
-  return { admitted: true, reservedUsd, spendLimitUsd: reservedUsd ?? limitUsd };
+  return { admitted: true, reservedUsd };
 }
 
 /** Who asks, and in which thread (a thread with research under way takes no second one). */
@@ -93,9 +91,9 @@ export class SessionAdmission {
   }
 
   /** A session the terminal runs itself (`deep-research ask`), if admitted. */
-  admitRunning(session: NewSession, rules: AdmissionRules): Promise<Admission> {
+  admitRunning(session: NewSession, initial: Checkpoint, rules: AdmissionRules): Promise<Admission> {
     return this.admit(session, rules, (client, reservedUsd) =>
-      insertRunning(client, { ...session, reservedUsd }),
+      insertRunning(client, { ...session, reservedUsd }, initial),
     );
   }
 

@@ -2,6 +2,7 @@ import { describeError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { ResearchOutcome } from '../ports/research.js';
 import type { SteeringStore } from '../store/steering-store.js';
+import { type GivenFileDeps, readGivenFiles } from './read-given-files.js';
 import type { SessionLifecycle } from './records/session-lifecycle.js';
 import type { SessionStatus } from './records/session-status.js';
 import type { SessionRow, SessionStore } from './records/session-store.js';
@@ -9,7 +10,7 @@ import type { SpendStore } from './records/spend-store.js';
 import type { ResearchBackends } from './research-backends.js';
 import type { SessionMoments } from './session-moments.js';
 import { SessionRecorder } from './session-recorder.js';
-import type { SessionSurface, SurfaceFactory } from './session-surface.js';
+import type { SessionSurface, Settled, SurfaceFactory } from './session-surface.js';
 import { type SpendCaps, spendLeft } from './spend-caps.js';
 
 export interface SessionRunDeps {
@@ -24,6 +25,8 @@ export interface SessionRunDeps {
   spend?: { store: SpendStore; caps: SpendCaps };
   /** Told when a session comes to rest. */
   moments?: SessionMoments;
+  /** Where the files given with a question are read in before research (once per session). */
+  files?: GivenFileDeps;
 }
 
 export interface StoredRun {
@@ -36,19 +39,25 @@ export interface StoredRun {
   giveUp?: AbortSignal;
   /** The run stopped for this process's own reasons (draining, the lease lost): nothing is recorded as its end. */
   handedBack: (error?: unknown) => boolean;
+  /** This run's own surface (a terminal's), instead of the one `surfaceFor` gives its origin. */
+  surfaceFor?: SurfaceFactory;
+  /**
+   * The process waits for the requester itself (a terminal's prompt): a stop
+   * for answers or a plan review keeps the lease, the session never queued.
+   */
+  holdsRest?: boolean;
 }
+
+/** Where a run ended: handed back (the session continues elsewhere), or at rest, and how. */
+export type RunEnd = { handedBack: true } | { handedBack: false; status: SessionStatus; settled: Settled };
 
 /**
  * Runs a stored session from its checkpoint to its next resting point with
  * the backend that wrote the checkpoint: events and checkpoints recorded as
  * it goes, shown on its surface, and where it came to rest recorded with the
- * writes that show it. Returns the status it rests in, or `handed_back`.
+ * writes that show it. Returns where it rests and how, or that it was handed back.
  */
-export async function runStoredSession(
-  deps: SessionRunDeps,
-  id: string,
-  run: StoredRun,
-): Promise<SessionStatus | 'handed_back'> {
+export async function runStoredSession(deps: SessionRunDeps, id: string, run: StoredRun): Promise<RunEnd> {
   const { sessions, log } = { ...deps, log: run.log };
   const recorder = new SessionRecorder(sessions, deps.lifecycle, id, log, run.owner, run.giveUp);
   let surface: SessionSurface | undefined;
@@ -57,10 +66,12 @@ export async function runStoredSession(
     const checkpoint = await sessions.loadCheckpoint(id);
     if (!checkpoint) throw new Error(`session ${id} has no checkpoint to start from`);
     const backend = deps.research.of(checkpoint);
-    const view = backend.view(checkpoint);
     const dropped = await sessions.truncateEventsToCheckpoint(id);
     row = await sessions.get(id);
-    if (row && deps.surfaceFor) surface = await deps.surfaceFor(row, view, log);
+    let view = backend.view(checkpoint);
+    if (row && deps.files) view = { ...view, files: await readGivenFiles(deps.files, row, view, log) };
+    const surfaceFor = run.surfaceFor ?? deps.surfaceFor;
+    if (row && surfaceFor) surface = await surfaceFor(row, view, log);
     if (row) deps.moments?.started(row);
     log.info({ backend: backend.name, phase: view.phase, dropped }, 'running session');
     const outcome: ResearchOutcome = await backend.run({
@@ -80,16 +91,17 @@ export async function runStoredSession(
       // Draining or superseded: the session is not over, it continues from its checkpoint elsewhere.
       await recorder.flush();
       log.info({ reason: (run.signal.reason as Error)?.message }, 'session handed back');
-      return 'handed_back';
+      return { handedBack: true };
     }
-    const status = await recorder.finish(outcome, (await surface?.outcomeIntents(outcome)) ?? []);
+    const intents = (await surface?.outcomeIntents(outcome)) ?? [];
+    const status = await recorder.finish(outcome, intents, run.holdsRest);
     if (row) deps.moments?.settled({ session: row, settled: outcome, status });
     log.info({ outcome: outcome.kind, status }, 'session came to rest');
-    return status;
+    return { handedBack: false, status, settled: outcome };
   } catch (error) {
     if (run.handedBack(error)) {
       log.warn({ err: error, reason: (run.signal.reason as Error)?.message }, 'session handed back');
-      return 'handed_back';
+      return { handedBack: true };
     }
     log.error({ err: error }, 'session failed');
     const failed = { kind: 'failed', message: describeError(error) } as const;
@@ -97,7 +109,7 @@ export async function runStoredSession(
       .fail(failed.message, (await surface?.outcomeIntents(failed)) ?? [])
       .catch((err) => log.error({ err }, 'could not record the failure'));
     if (row) deps.moments?.settled({ session: row, settled: failed, status: 'failed' });
-    return 'failed';
+    return { handedBack: false, status: 'failed', settled: failed };
   } finally {
     await surface?.close();
   }

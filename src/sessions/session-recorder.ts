@@ -75,8 +75,9 @@ export class SessionRecorder {
   /**
    * Records where the session came to rest, with the Slack writes that show
    * it: a Slack report is `delivering` until the requester can read it.
+   * `held`: the process waits for the requester itself, keeping the lease.
    */
-  async finish(outcome: ResearchOutcome, intents: OutboxIntent[] = []): Promise<SessionStatus> {
+  async finish(outcome: ResearchOutcome, intents: OutboxIntent[] = [], held = false): Promise<SessionStatus> {
     await this.flush();
     const { view } = outcome;
     if (outcome.kind === 'needs_clarification') {
@@ -84,8 +85,8 @@ export class SessionRecorder {
       return 'clarifying';
     }
     if (outcome.kind === 'needs_plan_review') {
-      const { seconds } = outcome;
-      await this.write(() => this.lifecycle.awaitStart(this.sessionId, this.owner!, seconds, intents));
+      const seconds = held ? null : outcome.seconds;
+      await this.write(() => this.lifecycle.awaitStart(this.sessionId, this.owner, seconds, intents));
       return 'reviewing';
     }
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;

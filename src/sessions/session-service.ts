@@ -68,14 +68,10 @@ export class SessionService {
   }
 
   /** A session this process runs itself (the terminal's `ask`), admitted like every other. */
-  async startHere(start: Start): Promise<Started & { spendLimitUsd?: number }> {
-    let spendLimitUsd: number | undefined;
-    const started = await this.start(start, async (session, _checkpoint, rules) => {
-      const admission = await this.deps.admission.admitRunning(session, rules);
-      if (admission.admitted) spendLimitUsd = admission.spendLimitUsd;
-      return admission;
-    });
-    return { ...started, spendLimitUsd };
+  startHere(start: Start): Promise<Started> {
+    return this.start(start, (session, checkpoint, rules) =>
+      this.deps.admission.admitRunning(session, checkpoint, rules),
+    );
   }
 
   private async start(
@@ -121,6 +117,31 @@ export class SessionService {
     return this.deps.lifecycle.requeueAnswered(answered, intents);
   }
 
+  /**
+   * The requester answered at the prompt of the process holding the session
+   * (a terminal): research goes on there; false when it no longer waits.
+   */
+  async answerHere(id: string, text: string | null, owner: string): Promise<boolean> {
+    const checkpoint = await this.deps.sessions.loadCheckpoint(id);
+    if (!checkpoint) return false;
+    const answered = this.deps.research.of(checkpoint).answer(checkpoint, text && withoutControls(text));
+    return this.deps.lifecycle.answeredHere(answered, owner);
+  }
+
+  /**
+   * The requester started the plan at the prompt of the process holding the
+   * session (a terminal), as shown or as they edited it (`plan`); false when
+   * it no longer waits (cancelled from elsewhere).
+   */
+  async startReviewedHere(id: string, owner: string, plan?: string): Promise<boolean> {
+    const checkpoint = plan === undefined ? null : await this.deps.sessions.loadCheckpoint(id);
+    if (checkpoint) {
+      const edited = this.deps.research.of(checkpoint).withPlan(checkpoint, plan!);
+      await this.deps.sessions.saveCheckpoint(edited, owner);
+    }
+    return this.deps.lifecycle.begin(id, owner);
+  }
+
   /** [Start now] on a plan under review: due at once; false when it no longer waits. */
   startNow(id: string): Promise<boolean> {
     return this.deps.lifecycle.startNow(id);
@@ -136,16 +157,18 @@ export class SessionService {
 
   /**
    * Ends a session waiting for answers or a start at once (with the writes
-   * that close its thread), or asks running research to stop: `stopping`,
+   * that close its thread; `holder`: the process showing it, which may end
+   * it), or asks running research to stop: `stopping`,
    * and what it found is delivered when it does.
    */
   async cancel(
     row: SessionRow,
     by: string,
     closing: () => Promise<OutboxIntent[]>,
+    holder?: string,
   ): Promise<'cancelled' | 'stopping'> {
     if (row.status === 'clarifying' || row.status === 'reviewing') {
-      if (await this.deps.lifecycle.cancelWaiting(row.id, by, await closing())) return 'cancelled';
+      if (await this.deps.lifecycle.cancelWaiting(row.id, by, await closing(), holder)) return 'cancelled';
     }
     await this.deps.lifecycle.cancels.request(row.id, by);
     return 'stopping';

@@ -1,8 +1,8 @@
 import type { Metrics } from '../metrics/metrics.js';
 import type { Clock } from '../ports/clock.js';
-import type { DocumentReading } from '../ports/document-reading.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionView } from '../ports/research.js';
+import type { FetchGivenFile } from '../sessions/read-given-files.js';
 import type { Store } from '../sessions/records/store.js';
 import type { SurfaceFactory } from '../sessions/session-surface.js';
 import { slackApiFor } from './api/slack-clients.js';
@@ -12,7 +12,7 @@ import { EditScheduler } from './delivery/edit-scheduler.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
 import type { StreamChunk } from './render/progress-chunks.js';
-import { readSharedFiles } from './shared-files.js';
+import { slackFileFetcher } from './shared-files.js';
 import { closingIntents } from './thread/closing-intents.js';
 import type { ReportFormat } from './thread/report-intents.js';
 
@@ -37,12 +37,12 @@ export interface SlackDeliveryOptions {
   view: (sessionId: string) => Promise<SessionView | null>;
   /** A session's report is in its thread. */
   published?: (sessionId: string) => void;
-  /** The document reader the files shared with a question go through (FILE_MAX_MB, READ_*). */
-  reader: DocumentReading;
 }
 
 export interface SlackDelivery {
   surfaceFor: SurfaceFactory;
+  /** The files shared in a thread, from Slack's file host (read as a step of the session's run). */
+  fetchFile: FetchGivenFile;
   dispatcher: Dispatcher;
   edits: EditScheduler;
   /** Clarifications nobody answered in time (already marked expired): their threads say so. */
@@ -100,19 +100,8 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     appendIntervalMs: options.editIntervalMs,
   };
   return {
-    surfaceFor: async (row, view, log) => {
-      // The files shared with the question are read in before research (once) by whichever process runs it.
-      const files =
-        row.origin === 'slack'
-          ? await readSharedFiles(
-              { api, sources: store.sources, reads: store.fileReads, reader: options.reader },
-              row.id,
-              view,
-              log,
-            )
-          : view.files;
-      return ThreadPublisher.open(deps, row, { ...view, files }, log);
-    },
+    surfaceFor: (row, view, log) => ThreadPublisher.open(deps, row, view, log),
+    fetchFile: slackFileFetcher(api),
     dispatcher,
     edits,
     async showExpired(ids) {

@@ -1,28 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AskOptions, askCommand } from '../../src/cli/ask-command.js';
 import type { Io } from '../../src/cli/io.js';
 import { listSessions, showSession } from '../../src/cli/sessions-command.js';
 import { runCli } from '../../src/main.js';
 import { ProviderError } from '../../src/ports/errors.js';
-import { KnowledgeStore } from '../../src/search/knowledge/knowledge-store.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
-import { AnswerStore } from '../../src/sessions/records/answer-store.js';
-import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
-import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
-import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
-import { SessionStore } from '../../src/sessions/records/session-store.js';
-import { SpendStore } from '../../src/sessions/records/spend-store.js';
 import type { Store } from '../../src/sessions/records/store.js';
-import { TerminalLifecycle } from '../../src/sessions/records/terminal-lifecycle.js';
 import type { Database } from '../../src/store/database.js';
-import { FileReadStore } from '../../src/store/file-read-store.js';
-import { SourceTextStore } from '../../src/store/source-text-store.js';
-import { SteeringStore } from '../../src/store/steering-store.js';
 import { judged } from '../fakes/rule-llm.js';
 import {
   agentWithTask,
@@ -38,31 +26,21 @@ import { harness, testSettings } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A, URL_B, URL_C } from '../helpers/scenario.js';
-import { agentsState, testResearch, testService } from '../helpers/session-room.js';
+import { agentsState, storeOn, terminalDeps, testResearch, testService } from '../helpers/session-room.js';
 
-function storeOn(db: Database): Store {
-  return {
-    db,
-    sessions: new SessionStore(db.pool),
-    feedback: new FeedbackStore(db.pool),
-    lifecycle: new SessionLifecycle(db.pool, 24),
-    outbox: new OutboxStore(db.pool, 24),
-    steering: new SteeringStore(db.pool),
-    spend: new SpendStore(db.pool),
-    sources: new SourceTextStore(db.pool),
-    answers: new AnswerStore(db.pool, 24),
-    fileReads: new FileReadStore(db.pool),
-    terminals: new TerminalLifecycle(db.pool, 60_000),
-    knowledge: new KnowledgeStore(db.pool),
-  };
-}
+let shared: Database;
+beforeAll(async () => {
+  shared = await realPostgres();
+});
+afterAll(async () => shared?.close());
 
+/** `ask` on the shared test database (or `store`'s), as a new install runs it: recorded, under a lease. */
 function ask(
   llm: ScriptedLlm,
   options: Partial<AskOptions>,
   streams: Io,
-  store?: Store,
-  rules?: () => Promise<AdmissionRules>,
+  store: Store = storeOn(shared),
+  rules: () => Promise<AdmissionRules> = async () => ({ perUser: 100, caps: {}, costUsd: null }),
 ) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
@@ -72,15 +50,7 @@ function ask(
     testSettings({ citationCheck: { mode: 'model', timeMs: 60_000, tokens: 60_000 }, coverageCheck: true }),
   );
   return askCommand(
-    {
-      research: research.current,
-      logger: engine.logger,
-      newSessionId: store ? randomUUID : () => 'sess-1',
-      store,
-      service: store && testService(store.db, { research, rules }),
-      requester: 'ann',
-      maxQuestionChars: 2000,
-    },
+    terminalDeps(store, research, { rules, logger: engine.logger }),
     { question: 'How do heat pumps compare with gas boilers?', clarify: true, json: false, ...options },
     streams,
   );
@@ -154,7 +124,7 @@ describe('deep-research ask', () => {
     expect(progress).toContain('✓ [2.1] T4 grants available in 2025: done, 1 source\n');
     expect(progress).not.toContain('## Findings');
     expect(text).not.toContain('Cycle 1 of 8');
-    expect(text).toContain('session sess-1');
+    expect(text).toMatch(/session [0-9a-f-]{36}/);
     // One agent of four failed: the report is labelled partial with what failed.
     expect(text).toContain(
       '> **Partial report:** 1 of 4 research agents failed (The model server answered HTTP 400',
@@ -205,7 +175,7 @@ describe('deep-research ask', () => {
     // The session id comes first, so a script can follow or show it.
     expect(lines[0]).toEqual({
       type: 'session',
-      sessionId: 'sess-1',
+      sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       question: 'How do heat pumps compare with gas boilers?',
     });
     expect(lines[1]).toEqual({ type: 'phase', phase: 'clarify' });

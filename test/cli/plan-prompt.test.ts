@@ -1,25 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askCommand } from '../../src/cli/ask-command.js';
 import type { Io } from '../../src/cli/io.js';
+import type { Database } from '../../src/store/database.js';
 import { call, type Lane, purpose, ScriptedLlm, say } from '../fakes/scripted-llm.js';
 import { harness } from '../helpers/engine-harness.js';
 import { io } from '../helpers/io.js';
+import { realPostgres } from '../helpers/postgres.js';
 import { corpusTools, finalReportStep, researcher, URL_A } from '../helpers/scenario.js';
-import { testResearch } from '../helpers/session-room.js';
+import { storeOn, terminalDeps, testResearch } from '../helpers/session-room.js';
+
+let db: Database;
+beforeAll(async () => {
+  db = await realPostgres();
+});
+afterAll(async () => db?.close());
 
 function ask(llm: ScriptedLlm, streams: Io, editor?: string) {
   const { deps } = harness(llm, corpusTools());
   const { emit: _e, saveCheckpoint: _s, ...engine } = deps;
   return askCommand(
-    {
-      research: testResearch(engine).current,
-      logger: engine.logger,
-      newSessionId: () => 'sess-1',
-      requester: 'ann',
-      maxQuestionChars: 2000,
+    terminalDeps(storeOn(db), testResearch(engine), {
       estimatePlan: async () => '5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)',
       editor,
-    },
+    }),
     { question: 'How do heat pumps compare with gas boilers?', clarify: false, json: false },
     streams,
   );
@@ -41,7 +44,7 @@ describe('the plan review at the terminal', () => {
     expect(streams.err.text).toContain(
       'Research plan:\n1. Running costs\n2. Grants\nEstimate: 5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)\nStart? [Y/n/e(dit)] ',
     );
-    expect(streams.err.text.endsWith('Cancelled before research started (session sess-1).\n')).toBe(true);
+    expect(streams.err.text).toMatch(/Cancelled before research started \(session [0-9a-f-]{36}\)\.\n$/);
     expect(streams.out.text).toBe('');
   });
 

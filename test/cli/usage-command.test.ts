@@ -24,7 +24,11 @@ describe('deep-research usage', () => {
       const lifecycle = new SessionLifecycle(db.pool, 24);
       const sessions = new SessionStore(db.pool);
       const finished = async (id: string, requester: string, cost: number, tokens: number) => {
-        await insertRunning(db.pool, { id, origin: 'cli', requester, question: 'q' });
+        await insertRunning(
+          db.pool,
+          { id, origin: 'cli', requester, question: 'q' },
+          { backend: 'agents', sessionId: id },
+        );
         await lifecycle.finish(id, 'done', { report: report(cost) }, undefined);
         await sessions.saveUsage(id, {
           models: [{ purpose: 'orchestrator', model: 'm', calls: 1, inputTokens: tokens, outputTokens: 0 }],

@@ -1,16 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { agentsBackend } from '../../src/backends/agents/agents-backend.js';
+import { localFileFetcher } from '../../src/cli/local-files.js';
+import { TerminalLease } from '../../src/cli/terminal-lease.js';
+import type { TerminalRunDeps } from '../../src/cli/terminal-run.js';
 import type { EngineBase } from '../../src/engine/session-context.js';
 import type { SessionState } from '../../src/engine/session-state.js';
 import type { EngineSettings } from '../../src/engine/settings.js';
+import { SessionLeases } from '../../src/jobs/session-leases.js';
+import { READ_DEFAULTS } from '../../src/ports/document-reading.js';
+import { type Logger, silentLogger } from '../../src/ports/logger.js';
 import type { Checkpoint } from '../../src/ports/research.js';
+import { KnowledgeStore } from '../../src/search/knowledge/knowledge-store.js';
+import { DocumentReader } from '../../src/search/read/document-reader.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { SessionAdmission } from '../../src/sessions/admission.js';
+import { AnswerStore } from '../../src/sessions/records/answer-store.js';
+import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
+import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
+import { SpendStore } from '../../src/sessions/records/spend-store.js';
+import type { Store } from '../../src/sessions/records/store.js';
+import { TerminalLifecycle } from '../../src/sessions/records/terminal-lifecycle.js';
 import { type ResearchBackends, researchBackends } from '../../src/sessions/research-backends.js';
+import type { SessionMoments } from '../../src/sessions/session-moments.js';
 import { SessionService } from '../../src/sessions/session-service.js';
 import type { Database } from '../../src/store/database.js';
+import { FileReadStore } from '../../src/store/file-read-store.js';
+import { SourceTextStore } from '../../src/store/source-text-store.js';
 import { SteeringStore } from '../../src/store/steering-store.js';
 import { testSettings } from './engine-harness.js';
 
@@ -49,6 +66,65 @@ export function testService(
     newSessionId: options.newSessionId ?? randomUUID,
     maxQuestionChars: options.maxQuestionChars ?? 2000,
   });
+}
+
+/** Every repository over a test database, as the process opens them. */
+export function storeOn(db: Database): Store {
+  return {
+    db,
+    sessions: new SessionStore(db.pool),
+    feedback: new FeedbackStore(db.pool),
+    lifecycle: new SessionLifecycle(db.pool, 24),
+    outbox: new OutboxStore(db.pool, 24),
+    steering: new SteeringStore(db.pool),
+    spend: new SpendStore(db.pool),
+    sources: new SourceTextStore(db.pool),
+    answers: new AnswerStore(db.pool, 24),
+    fileReads: new FileReadStore(db.pool),
+    terminals: new TerminalLifecycle(db.pool, 60_000),
+    knowledge: new KnowledgeStore(db.pool),
+  };
+}
+
+/**
+ * What a terminal command runs a session with, on a test database: the
+ * room's one runner and use cases over `research`, and a lease of its own.
+ */
+export function terminalDeps(
+  store: Store,
+  research: ResearchBackends,
+  options: {
+    rules?: () => Promise<AdmissionRules>;
+    moments?: SessionMoments;
+    estimatePlan?: () => Promise<string>;
+    editor?: string;
+    logger?: Logger;
+  } = {},
+): TerminalRunDeps & { maxQuestionChars: number } {
+  const logger = options.logger ?? silentLogger;
+  const owner = `cli:test:${randomUUID().slice(0, 8)}`;
+  const reader = new DocumentReader(READ_DEFAULTS, 1);
+  return {
+    logger,
+    runner: {
+      sessions: store.sessions,
+      lifecycle: store.lifecycle,
+      research,
+      moments: options.moments,
+      files: { sources: store.sources, reads: store.fileReads, reader, fetchers: { cli: localFileFetcher } },
+    },
+    service: testService(store.db, { research, rules: options.rules }),
+    lease: new TerminalLease(
+      new SessionLeases(store.db.pool, owner, 60_000, ['cli']),
+      store.terminals,
+      60_000,
+      logger,
+    ),
+    requester: 'ann',
+    maxQuestionChars: 2000,
+    estimatePlan: options.estimatePlan,
+    editor: options.editor,
+  };
 }
 
 /** A stored session's checkpoint read as the agents backend's state. */

@@ -47,7 +47,11 @@ describe.each([
     let again: Database | undefined;
     try {
       const id = randomUUID();
-      await insertRunning(db.pool, { id, origin: 'cli', requester: 'ann', question: 'Tides?' });
+      await insertRunning(
+        db.pool,
+        { id, origin: 'cli', requester: 'ann', question: 'Tides?' },
+        { backend: 'agents', sessionId: id },
+      );
       const store = new SourceTextStore(db.pool);
       await store.keep(
         id,

@@ -71,12 +71,15 @@ export async function insertQueued(
   );
 }
 
-/** A session the CLI runs in its own process (never a job for the workers). */
-export async function insertRunning(db: Queryable, session: NewSession): Promise<void> {
+/** A session the CLI runs in its own process (never a job for the workers), with its first checkpoint. */
+export async function insertRunning(db: Queryable, session: NewSession, initial: Checkpoint): Promise<void> {
   await db.query(
-    `INSERT INTO sessions (${COLUMNS}, status, lease_owner, lease_expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10,
-       CASE WHEN $10::text IS NULL THEN NULL ELSE now() + make_interval(secs => $11) END)`,
-    [...values(session), session.lease?.owner ?? null, session.lease?.seconds ?? 0],
+    `WITH s AS (
+       INSERT INTO sessions (${COLUMNS}, status, lease_owner, lease_expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10,
+         CASE WHEN $10::text IS NULL THEN NULL ELSE now() + make_interval(secs => $11) END)
+       RETURNING id)
+     INSERT INTO checkpoints (session_id, state) SELECT id, $12 FROM s`,
+    [...values(session), session.lease?.owner ?? null, session.lease?.seconds ?? 0, JSON.stringify(initial)],
   );
 }

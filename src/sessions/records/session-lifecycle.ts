@@ -1,10 +1,18 @@
 import type pg from 'pg';
 import type { FinalReport } from '../../ports/report.js';
 import type { Checkpoint } from '../../ports/research.js';
-import { LeaseLostError } from '../../store/lease-lost-error.js';
 import { CancelRequests } from './cancel-requests.js';
+import { LeaseLostError } from './lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 import { FINISHED, movesTo, type SessionStatus } from './session-status.js';
+
+/** The checkpoint `$2` of session `$1`, written when the move `s` (a CTE before it) happened; events up to now count as before it. */
+const upsertCheckpointSql = `, c AS (
+         INSERT INTO checkpoints (session_id, state, event_seq)
+         SELECT id, $2, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
+         FROM s
+         ON CONFLICT (session_id) DO UPDATE SET
+           state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now())`;
 
 /** What is recorded with a session when it comes to rest. */
 export interface RestingRecord {
@@ -32,31 +40,61 @@ export class SessionLifecycle {
     this.cancels = new CancelRequests(pool);
   }
 
-  /** A worker claimed a queued (or started) session (a resumed one is already running). */
-  async begin(id: string, owner: string): Promise<void> {
-    await this.pool.query(
+  /** A worker claimed a queued (or started) session (a resumed one is already running); false if it was not waiting. */
+  async begin(id: string, owner: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
       `UPDATE sessions SET status = $3, updated_at = now()
        WHERE id = $1 AND status = ANY($4::text[]) AND lease_owner = $2`,
       [id, owner, 'running', movesTo('running', ['queued', 'reviewing'])],
     );
+    return rowCount === 1;
   }
 
   async reporting(id: string, owner?: string): Promise<void> {
     await this.move(id, 'reporting', { owner, from: ['running'] });
   }
 
-  /** The CLI's requester answered at the prompt. */
-  async resume(id: string): Promise<void> {
-    await this.move(id, 'running', { from: ['clarifying'] });
+  /**
+   * The requester answered at the prompt of the process holding the session
+   * (a terminal): the answered state becomes the checkpoint and research goes
+   * on there, in one statement; false when the session no longer waits (it
+   * was cancelled from elsewhere) or the lease is no longer this process's.
+   */
+  async answeredHere(answered: Checkpoint, owner: string | undefined): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET status = $3, updated_at = now()
+         WHERE id = $1 AND status = ANY($4::text[]) AND ($5::text IS NULL OR lease_owner = $5)
+         RETURNING id)
+       ${upsertCheckpointSql}
+       SELECT count(*)::int AS n FROM s`,
+      [
+        answered.sessionId,
+        JSON.stringify(answered),
+        'running',
+        movesTo('running', ['clarifying']),
+        owner ?? null,
+      ],
+    );
+    return rows[0].n === 1;
   }
 
   async awaitAnswers(id: string, owner: string | undefined, intents: OutboxIntent[] = []): Promise<void> {
     await this.move(id, 'clarifying', { owner, intents });
   }
 
-  /** The plan waits for the requester; a worker takes the session up again in `seconds` (or at [Start now]). */
-  async awaitStart(id: string, owner: string, seconds: number, intents: OutboxIntent[] = []): Promise<void> {
-    await this.move(id, 'reviewing', { owner, intents, dueInSeconds: seconds });
+  /**
+   * The plan waits for the requester; a worker takes the session up again in
+   * `seconds` (or at [Start now]). `null`: the process holding it shows the
+   * plan itself (a terminal) and keeps the lease.
+   */
+  async awaitStart(
+    id: string,
+    owner: string | undefined,
+    seconds: number | null,
+    intents: OutboxIntent[] = [],
+  ): Promise<void> {
+    await this.move(id, 'reviewing', { owner, intents, dueInSeconds: seconds ?? undefined });
   }
 
   /** [Start now]: the reviewed plan's session is due at once; false if it is not waiting (a repeat click). */
@@ -125,13 +163,8 @@ export class SessionLifecycle {
       `WITH s AS (
          UPDATE sessions SET status = $5, queued_at = now(), updated_at = now()
          WHERE id = $1 AND status = ANY($6::text[]) AND cancel_requested_at IS NULL
-         RETURNING id),
-       c AS (
-         INSERT INTO checkpoints (session_id, state, event_seq)
-         SELECT id, $2, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
-         FROM s
-         ON CONFLICT (session_id) DO UPDATE SET
-           state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now()),
+         RETURNING id)
+       ${upsertCheckpointSql},
        i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
       [
@@ -146,14 +179,23 @@ export class SessionLifecycle {
     return rows[0].n === 1;
   }
 
-  /** Cancels a session waiting for answers or a start (no worker holds it); true only the first time. */
-  async cancelWaiting(id: string, by: string, intents: OutboxIntent[] = []): Promise<boolean> {
+  /**
+   * Cancels a session waiting for answers or a start (no worker holds it, or
+   * `holder`, the process showing it, does); true only the first time.
+   */
+  async cancelWaiting(
+    id: string,
+    by: string,
+    intents: OutboxIntent[] = [],
+    holder?: string,
+  ): Promise<boolean> {
     const { rows } = await this.pool.query(
       `WITH s AS (
          UPDATE sessions SET status = $5, cancelled_by = $2, cancel_requested_at = now(),
            updated_at = now(), finished_at = now()
          -- A reviewed plan a worker holds is starting: that one is cancelled through its worker.
-         WHERE id = $1 AND status = ANY($6::text[]) AND (lease_owner IS NULL OR status <> 'reviewing')
+         WHERE id = $1 AND status = ANY($6::text[])
+           AND (lease_owner IS NULL OR status <> 'reviewing' OR lease_owner = $7)
          RETURNING id),
        i AS (${insertIntentsSql('s', '$3', '$4')})
        SELECT count(*)::int AS n FROM s`,
@@ -164,6 +206,7 @@ export class SessionLifecycle {
         this.deliveryDeadlineHours,
         'cancelled',
         movesTo('cancelled', ['clarifying', 'reviewing']),
+        holder ?? null,
       ],
     );
     return rows[0].n === 1;

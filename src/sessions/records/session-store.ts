@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Checkpoint, ResearchEvent, Usage } from '../../ports/research.js';
 import { emptyUsage } from '../../ports/usage.js';
-import { LeaseLostError } from '../../store/lease-lost-error.js';
+import { LeaseLostError } from './lease-lost-error.js';
 import { type SessionRow, toRow } from './session-row.js';
 import { FINISHED, RESEARCHING } from './session-status.js';
 

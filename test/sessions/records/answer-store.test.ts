@@ -16,7 +16,11 @@ afterAll(async () => db.close());
 describe('answers to questions about a report', () => {
   it('are kept with the session, listed in order, and count in the asker’s and the workspace’s spending', async () => {
     const id = randomUUID();
-    await insertRunning(db.pool, { id, origin: 'cli', requester: 'ann', question: 'Tides?' });
+    await insertRunning(
+      db.pool,
+      { id, origin: 'cli', requester: 'ann', question: 'Tides?' },
+      { backend: 'agents', sessionId: id },
+    );
     const answers = new AnswerStore(db.pool, 24);
     const usage = emptyUsage();
     addModelUsage(usage, 'report_question', 'm', { inputTokens: 900, outputTokens: 100 });

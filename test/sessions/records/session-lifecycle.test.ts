@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMaintenance } from '../../../src/jobs/maintenance.js';
 import { silentLogger } from '../../../src/ports/logger.js';
+import { LeaseLostError } from '../../../src/sessions/records/lease-lost-error.js';
 import { OutboxStore } from '../../../src/sessions/records/outbox-store.js';
 import { SessionLifecycle } from '../../../src/sessions/records/session-lifecycle.js';
 import { type SessionStatus, TRANSITIONS } from '../../../src/sessions/records/session-status.js';
 import { SessionStore } from '../../../src/sessions/records/session-store.js';
 import type { Database } from '../../../src/store/database.js';
-import { LeaseLostError } from '../../../src/store/lease-lost-error.js';
 import { realPostgres } from '../../helpers/postgres.js';
 import { insertSession } from '../../helpers/sessions.js';
 

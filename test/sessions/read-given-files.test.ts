@@ -1,11 +1,16 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localFileFetcher } from '../../src/cli/local-files.js';
 import { READ_DEFAULTS } from '../../src/ports/document-reading.js';
 import type { SessionView, SharedFile } from '../../src/ports/research.js';
 import { DocumentReader } from '../../src/search/read/document-reader.js';
+import { readGivenFiles } from '../../src/sessions/read-given-files.js';
 import type { SlackApi } from '../../src/slack/api/slack-api.js';
-import { readSharedFiles } from '../../src/slack/shared-files.js';
+import { slackFileFetcher } from '../../src/slack/shared-files.js';
 import type { Database } from '../../src/store/database.js';
 import { FileReadStore } from '../../src/store/file-read-store.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -57,10 +62,10 @@ const view = (names: string[], continues: string[] = []) =>
   ({ files: { given: names.map(given), skipped: [] }, continues }) as unknown as SessionView;
 const silent = { warn: () => {}, info: () => {}, error: () => {}, debug: () => {} } as never;
 
-describe('reading the files shared with a question', () => {
+describe('reading the files given with a question', () => {
   it('reads each file once, names what it refused and why, and never resumes into a read the process did not finish', async () => {
     const deps = {
-      api: api(),
+      fetchers: { slack: slackFileFetcher(api()) },
       sources: new SourceTextStore(db.pool),
       reads: new FileReadStore(db.pool),
       reader,
@@ -70,7 +75,7 @@ describe('reading the files shared with a question', () => {
     await deps.reads.begin(first, 'file:stuck.pdf');
     const names = ['notes.md', 'long.txt', 'bomb.docx', 'stuck.pdf'];
 
-    const files = await readSharedFiles(deps, first, view(names), silent);
+    const files = await readGivenFiles(deps, { id: first, origin: 'slack' }, view(names), silent);
     expect(downloads).toEqual(['notes.md', 'long.txt', 'bomb.docx']);
     expect(files!.given.map((f) => [f.name, f.note])).toEqual([
       ['notes.md', undefined],
@@ -83,12 +88,45 @@ describe('reading the files shared with a question', () => {
     expect((await deps.sources.find([first], 'file:long.txt'))!.text).toBe('word '.repeat(2000).trim());
 
     // The next run of the same session reads nothing again and says the same.
-    expect(await readSharedFiles(deps, first, view(names), silent)).toEqual(files);
+    expect(await readGivenFiles(deps, { id: first, origin: 'slack' }, view(names), silent)).toEqual(files);
     expect(downloads).toHaveLength(3);
 
     // [Research more]: the continuing session uses what the first kept and refused; nothing is downloaded.
     const more = await insertSession(db.pool, { origin: 'slack' });
-    expect(await readSharedFiles(deps, more, view(names, [first]), silent)).toEqual(files);
+    expect(await readGivenFiles(deps, { id: more, origin: 'slack' }, view(names, [first]), silent)).toEqual(
+      files,
+    );
     expect(downloads).toHaveLength(3);
+  });
+});
+
+describe("a terminal's given files", () => {
+  it("are read from its disk; a process with no way to fetch an origin's files refuses them, saying why", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'given-'));
+    writeFileSync(join(dir, 'plan.md'), '# Plan\n\nThe pilot starts in March.');
+    const file: SharedFile = { key: 'file:plan', name: 'plan.md', from: join(dir, 'plan.md'), size: 40 };
+    const local = { files: { given: [file], skipped: [] }, continues: [] } as unknown as SessionView;
+    const stores = { sources: new SourceTextStore(db.pool), reads: new FileReadStore(db.pool), reader };
+    const id = await insertSession(db.pool, { origin: 'cli' });
+    const files = await readGivenFiles(
+      { ...stores, fetchers: { cli: localFileFetcher } },
+      { id, origin: 'cli' },
+      local,
+      silent,
+    );
+    expect(files).toEqual({ given: [file], skipped: [] });
+    expect((await stores.sources.find([id], 'file:plan'))!.text).toContain('The pilot starts in March.');
+
+    const elsewhere = await insertSession(db.pool, { origin: 'slack' });
+    const refused = await readGivenFiles(
+      { ...stores, fetchers: { cli: localFileFetcher } },
+      { id: elsewhere, origin: 'slack' },
+      local,
+      silent,
+    );
+    expect(refused).toEqual({
+      given: [],
+      skipped: [{ name: 'plan.md', reason: 'this process cannot fetch it' }],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { AppError } from '../ports/errors.js';
+import { AppError } from '../../ports/errors.js';
 
 /** Another worker holds this session now; whoever gets this must stop working on it at once. */
 export class LeaseLostError extends AppError {
