@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deepResearchBackend } from '../src/backends/deep-research-api/deep-research-backend.js';
-import { POLLS } from '../src/backends/deep-research-api/run-task.js';
+import { POLLS } from '../src/engine/hosted-progress.js';
 import { openAiWebhookRoute } from '../src/http/openai-webhook-route.js';
 import { countTokens } from '../src/llm/count-tokens.js';
 import { ResponseEndings } from '../src/llm/response-endings.js';

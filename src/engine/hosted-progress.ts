@@ -41,3 +41,24 @@ function headline(summary: string): string {
   const title = first.replace(/^\*\*(.*)\*\*$/, '$1').trim();
   return title.length > 80 ? `${title.slice(0, 79)}…` : title;
 }
+
+/** How a hosted backend polls a running request (exported for the bench, which counts the calls it makes). */
+export const POLLS = {
+  /**
+   * Each wait is a tenth longer than the one before: an ended request is seen
+   * at most about a tenth of its run time late (doubling would allow all of
+   * it), for a few more reads, which cost nothing.
+   */
+  growth: 1.1,
+  maxMs: 30_000,
+  /**
+   * With webhooks a request's end wakes its poller at once: polls only
+   * refresh the task's progress, so they may be four times rarer.
+   */
+  maxWithNoticesMs: 120_000,
+} as const;
+
+/** The wait after `wait` (each a tenth longer), never past `maxMs`. */
+export function nextPoll(wait: number, maxMs: number = POLLS.maxMs): number {
+  return Math.min(wait * POLLS.growth, maxMs);
+}

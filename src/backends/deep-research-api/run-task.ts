@@ -1,5 +1,5 @@
 import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
-import { showHostedProgress } from '../../engine/hosted-progress.js';
+import { nextPoll, POLLS, showHostedProgress } from '../../engine/hosted-progress.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../../engine/session-context.js';
 import { noteFailure, noteWorked } from '../../engine/session-failures.js';
@@ -33,22 +33,6 @@ export interface TaskRun {
   /** Research ends here (the report keeps its share of the time). */
   until: number;
 }
-
-/** How a running request is polled (exported for the bench, which counts the calls it makes). */
-export const POLLS = {
-  /**
-   * Each wait is a tenth longer than the one before: an ended request is seen
-   * at most about a tenth of its run time late (doubling would allow all of
-   * it), for a few more reads, which cost nothing.
-   */
-  growth: 1.1,
-  maxMs: 30_000,
-  /**
-   * With webhooks a request's end wakes its poller at once: polls only
-   * refresh the task's progress, so they may be four times rarer.
-   */
-  maxWithNoticesMs: 120_000,
-} as const;
 
 /**
  * One task, from wherever its checkpoint left it: its instructions (one
@@ -120,7 +104,7 @@ async function poll(ctx: SessionContext, task: ResearchTask, run: TaskRun): Prom
   const started = task.createdAt ?? ctx.deps.clock.now();
   const signal = AbortSignal.any([ctx.cancel, run.stop]);
   const slowest = run.api.notifies ? POLLS.maxWithNoticesMs : POLLS.maxMs;
-  for (let wait = run.settings.pollMs; ; wait = Math.min(wait * POLLS.growth, slowest)) {
+  for (let wait = run.settings.pollMs; ; wait = nextPoll(wait, slowest)) {
     const response = await run.api.retrieve(task.responseId!, signal);
     noteWorked(ctx.state, 'deep research');
     showProgress(ctx, task, response);

@@ -1,6 +1,6 @@
 import { citeAnnotations } from '../../engine/citations/cite-annotations.js';
 import { sleep } from '../../engine/deadline-signal.js';
-import { showHostedProgress } from '../../engine/hosted-progress.js';
+import { nextPoll, showHostedProgress } from '../../engine/hosted-progress.js';
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { applySteering } from '../../engine/phases/steering.js';
 import type { ResearchMethod } from '../../engine/run-session.js';
@@ -40,8 +40,6 @@ export interface GeminiState {
 
 /** The one research card the thread and terminal show for the agent. */
 export const AGENT_ID = 'gemini';
-const POLL_GROWTH = 1.1;
-const POLL_MAX_MS = 30_000;
 const ENDED = new Set([
   'completed',
   'failed',
@@ -201,7 +199,7 @@ async function follow(
   progress: (view: InteractionView) => void,
   until = Number.POSITIVE_INFINITY,
 ): Promise<InteractionView> {
-  for (let wait = settings.pollMs; ; wait = Math.min(wait * POLL_GROWTH, POLL_MAX_MS)) {
+  for (let wait = settings.pollMs; ; wait = nextPoll(wait)) {
     ctx.cancel.throwIfAborted();
     const view = await api.get(id, ctx.cancel);
     progress(view);
