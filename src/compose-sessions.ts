@@ -100,6 +100,7 @@ export function composeSessions(
   const service = new SessionService({
     sessions: store.sessions,
     lifecycle: store.lifecycle,
+    terminals: store.terminals,
     admission: new SessionAdmission(store.db.pool, config.slack.deliveryDeadlineHours),
     rules: admissionRules(config, estimate),
     research,

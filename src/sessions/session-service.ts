@@ -8,11 +8,14 @@ import type { NewSession, SlackOpening } from './records/insert-session.js';
 import type { OutboxIntent } from './records/outbox-intent.js';
 import type { SessionLifecycle } from './records/session-lifecycle.js';
 import type { SessionRow, SessionStore } from './records/session-store.js';
+import type { TerminalLifecycle } from './records/terminal-lifecycle.js';
 import type { ResearchBackends } from './research-backends.js';
 
 export interface SessionServiceDeps {
   sessions: SessionStore;
   lifecycle: SessionLifecycle;
+  /** The moves of sessions a terminal runs itself. */
+  terminals: TerminalLifecycle;
   /** Decides whether a session may start and creates it, atomically. */
   admission: SessionAdmission;
   /** What a new session must fit (see admissionRules). */
@@ -125,7 +128,7 @@ export class SessionService {
     const checkpoint = await this.deps.sessions.loadCheckpoint(id);
     if (!checkpoint) return false;
     const answered = this.deps.research.of(checkpoint).answer(checkpoint, text && withoutControls(text));
-    return this.deps.lifecycle.answeredHere(answered, owner);
+    return this.deps.terminals.answered(answered, owner);
   }
 
   /**

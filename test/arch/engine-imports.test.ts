@@ -115,13 +115,13 @@ describe('architecture', () => {
     expect(lifecycle.match(/movesTo\(/g)?.length).toBeGreaterThanOrEqual(7);
     const terminal = readFileSync(join(root, 'src/sessions/records/terminal-lifecycle.ts'), 'utf8');
     const terminalWrites = updates(terminal).filter(writesStatus);
-    // interruptLapsed, interrupt, resume, cancelInterrupted.
-    expect(terminalWrites).toHaveLength(4);
+    // interruptLapsed, interrupt, resume, answered, cancelInterrupted.
+    expect(terminalWrites).toHaveLength(5);
     for (const write of terminalWrites) {
       expect(write).toMatch(/status = ANY\(\$\d+::text\[\]\)/);
       expect(write).not.toMatch(/status (=|IN) \(?'/);
     }
-    expect(terminal.match(/movesTo\(/g)?.length).toBe(4);
+    expect(terminal.match(/movesTo\(/g)?.length).toBe(5);
   });
 
   it('keeps every source file at 300 lines or fewer', () => {

@@ -59,6 +59,7 @@ export function testService(
   return new SessionService({
     sessions: new SessionStore(db.pool),
     lifecycle: new SessionLifecycle(db.pool, 24),
+    terminals: new TerminalLifecycle(db.pool, 60_000),
     admission: new SessionAdmission(db.pool, 24),
     rules: options.rules ?? (async () => ({ perUser: 2, caps: {}, costUsd: null })),
     research: options.research ?? viewOnlyResearch,

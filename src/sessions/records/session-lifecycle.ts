@@ -7,7 +7,7 @@ import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-inten
 import { FINISHED, movesTo, type SessionStatus } from './session-status.js';
 
 /** The checkpoint `$2` of session `$1`, written when the move `s` (a CTE before it) happened; events up to now count as before it. */
-const upsertCheckpointSql = `, c AS (
+export const upsertCheckpointSql = `, c AS (
          INSERT INTO checkpoints (session_id, state, event_seq)
          SELECT id, $2, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
          FROM s
@@ -52,31 +52,6 @@ export class SessionLifecycle {
 
   async reporting(id: string, owner?: string): Promise<void> {
     await this.move(id, 'reporting', { owner, from: ['running'] });
-  }
-
-  /**
-   * The requester answered at the prompt of the process holding the session
-   * (a terminal): the answered state becomes the checkpoint and research goes
-   * on there, in one statement; false when the session no longer waits (it
-   * was cancelled from elsewhere) or the lease is no longer this process's.
-   */
-  async answeredHere(answered: Checkpoint, owner: string | undefined): Promise<boolean> {
-    const { rows } = await this.pool.query(
-      `WITH s AS (
-         UPDATE sessions SET status = $3, updated_at = now()
-         WHERE id = $1 AND status = ANY($4::text[]) AND ($5::text IS NULL OR lease_owner = $5)
-         RETURNING id)
-       ${upsertCheckpointSql}
-       SELECT count(*)::int AS n FROM s`,
-      [
-        answered.sessionId,
-        JSON.stringify(answered),
-        'running',
-        movesTo('running', ['clarifying']),
-        owner ?? null,
-      ],
-    );
-    return rows[0].n === 1;
   }
 
   async awaitAnswers(id: string, owner: string | undefined, intents: OutboxIntent[] = []): Promise<void> {

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { Checkpoint } from '../../ports/research.js';
+import { upsertCheckpointSql } from './session-lifecycle.js';
 import { movesTo } from './session-status.js';
 
 /** A terminal's own sessions: run in its process (never queued), by the CLI's requester. */
@@ -50,6 +52,30 @@ export class TerminalLifecycle {
       [id, owner, this.leaseMs / 1000, movesTo('running', ['interrupted']), 'running'],
     );
     return rowCount === 1;
+  }
+
+  /**
+   * The requester answered at this process's prompt: the answered state becomes the checkpoint and research goes
+   * on there, in one statement; false when the session no longer waits (it
+   * was cancelled from elsewhere) or the lease is no longer this process's.
+   */
+  async answered(answered: Checkpoint, owner: string): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `WITH s AS (
+         UPDATE sessions SET status = $3, updated_at = now()
+         WHERE id = $1 AND ${FOREGROUND} AND status = ANY($4::text[]) AND lease_owner = $5
+         RETURNING id)
+       ${upsertCheckpointSql}
+       SELECT count(*)::int AS n FROM s`,
+      [
+        answered.sessionId,
+        JSON.stringify(answered),
+        'running',
+        movesTo('running', ['clarifying']),
+        owner ?? null,
+      ],
+    );
+    return rows[0].n === 1;
   }
 
   /** `cancel` of an interrupted session: it ends cancelled at once, keeping what its checkpoint has. */
