@@ -46,6 +46,7 @@ export function citationFigures(check: CitationCheck | undefined): string[] {
     `${check.checked} of ${check.citations} citations checked`,
     ...(check.moved ? [`${check.moved} moved`] : []),
     ...(check.removed ? [`${check.removed} removed`] : []),
+    ...(check.answerOnly ? [`${check.answerOnly} checked against the hosted answer only`] : []),
   ];
 }
 

@@ -39,6 +39,8 @@ export interface CitationCheck {
   removed: number;
   /** Sentences left with no supporting citation, marked ⚠ unverified. */
   unverified: number;
+  /** Of the checked, those whose page could not be read: checked against the hosted answer that cited it only. */
+  answerOnly?: number;
   /** Why citations were left unchecked: "the check's time budget ran out", "the check failed", … */
   note?: string;
 }

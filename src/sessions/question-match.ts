@@ -1,4 +1,4 @@
-import { numbersOf, termsOf } from '../engine/citations/claim-evidence.js';
+import { figuresOf, termsOf } from '../engine/citations/text-terms.js';
 
 /** At or above, a new question is taken to ask what an earlier one asked. */
 export const SAME_QUESTION = 0.65;
@@ -26,7 +26,7 @@ export function questionSimilarity(a: string, b: string): number {
  */
 export function sameQuestion(a: string, b: string): boolean {
   if (questionSimilarity(a, b) < SAME_QUESTION) return false;
-  const [x, y] = [numbersOf(a), numbersOf(b)].map((n) => new Set(n));
+  const [x, y] = [figuresOf(a), figuresOf(b)].map((n) => new Set(n));
   if (x!.size !== y!.size || [...x!].some((n) => !y!.has(n))) return false;
   // A name in either (a capitalised word past the first: "Leeds", "EU", "A") must be a word of the other.
   return namesOf(a).every((n) => wordsOf(b).has(n)) && namesOf(b).every((n) => wordsOf(a).has(n));

@@ -3,7 +3,7 @@ import { nextPoll, POLLS, showHostedProgress } from '../../engine/hosted-progres
 import { researchRequestText } from '../../engine/phases/research-request.js';
 import { callModel, currentDate, type SessionContext } from '../../engine/session-context.js';
 import { noteFailure, noteWorked } from '../../engine/session-failures.js';
-import { keepSource } from '../../engine/sources/keep-source.js';
+import { keepCitedPages } from '../../engine/sources/read-cited-pages.js';
 import { errorText } from '../../engine/tools/tool-result.js';
 import type { DeepResearchApi, HostedResponse, ReasoningEffort } from '../../ports/deep-research-api.js';
 import { ConfigError } from '../../ports/errors.js';
@@ -168,8 +168,8 @@ async function finish(
     return source?.url ? [{ url: source.url, title: source.title }] : [];
   });
   if (pages.length) ctx.deps.emit({ type: 'agent_read', agentId: task.id, pages });
-  // What the hosted model's answer says is what the session was shown of each source it cites.
-  await Promise.all(cited.map((n) => keepSource(ctx, ctx.sources.get(n)!, text)));
+  // The pages themselves, not the hosted model's words about them, are what the claim check compares with.
+  await keepCitedPages(ctx, cited, text);
   ctx.deps.emit({ type: 'agent_done', agentId: task.id, sources: cited.length });
 }
 

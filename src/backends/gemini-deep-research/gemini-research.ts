@@ -9,7 +9,7 @@ import type { StopReason } from '../../engine/session-state.js';
 import { keepSource } from '../../engine/sources/keep-source.js';
 import { ProviderError } from '../../ports/errors.js';
 import { addModelUsage } from '../../ports/usage.js';
-import { readCitedPages } from './cited-pages.js';
+import { readGroundedPages } from './grounded-pages.js';
 import type { InteractionView } from './interaction-view.js';
 import type { InteractionsApi } from './interactions-api.js';
 
@@ -237,7 +237,7 @@ async function finish(
       false,
     );
   }
-  const pages = await readCitedPages(ctx, view.citations, settings.baseURL);
+  const pages = await readGroundedPages(ctx, view.citations, settings.baseURL);
   const { text, cited } = citeAnnotations(view.text, pages.citations, ctx.sources);
   // The page itself, not the agent's words about it, is what the claim check compares the report with.
   await Promise.all(

@@ -1,19 +1,34 @@
 /**
- * Lexical evidence for a claim in a source's text: how much of the claim's
- * wording (its content words, and every number it states) one place in the
- * source carries. Cheap and deterministic: it settles the clear cases, and
- * the judge model is asked about the rest.
+ * Lexical evidence for a claim in a source's text: where in the source the
+ * claim's words and figures are, the sentences there that say it, and
+ * whether those alone settle the pair. Cheap and deterministic: it settles
+ * only clear cases (the words there, every figure there, said the same way
+ * round, in the same script); the judge model is asked about the rest, and
+ * reads the passage found here. A negated claim is never settled by words:
+ * "A, not B" and "B, not A" have the same words.
  */
+import { quoteAround } from './source-quote.js';
+import { type Cue, cuesOf, figuresOf, type Script, sameWayRound, scriptOf, termsOf } from './text-terms.js';
 
 export interface Evidence {
-  /** Share of the claim's content words found in the best place (numbers count double). */
+  /** Share of the claim's words and figures (figures twice) at the best place: how much the source talks about it. */
+  reach: number;
+  /** Share of the claim's content words in the quoted sentences. */
   score: number;
-  /** Every number the claim states is in that place. */
-  numbersFound: boolean;
-  /** The source's sentence there that carries most of the claim. */
+  /** How many content words the claim has (a claim of one or two words is never settled by them). */
+  claimTerms: number;
+  /** Every figure the claim states is in the quoted sentences. */
+  figuresFound: boolean;
+  /** The quoted sentences say it the same way round (negated when the claim is; moving the same way). */
+  sameWayRound: boolean;
+  /** The claim says something is not so: which part is negated, words in any order cannot tell. */
+  negated: boolean;
+  /** Claim and source are in one script: only then can words decide anything. */
+  sameScript: boolean;
+  /** The source's sentences there that carry most of the claim, as the source writes them; '' when they are not prose (a table row, a title). */
   quote: string;
-  /** That place (up to three sentences), for the judge to read. */
-  passage: string;
+  /** That place (up to three sentences) for the judge to read; null when nothing of the claim is in the source. */
+  passage: string | null;
 }
 
 export type LexicalVerdict = 'supported' | 'unsupported' | 'uncertain';
@@ -21,153 +36,180 @@ export type LexicalVerdict = 'supported' | 'unsupported' | 'uncertain';
 /** At or above: the words are there. Below the lower bound: the source does not talk about it. */
 const SUPPORTED = 0.7;
 const UNRELATED = 0.3;
+/** Fewer content words than this are too few to settle a claim on. */
+const FEWEST_TERMS = 3;
 const WINDOW = 3;
-const QUOTE_MAX = 240;
 
 /** What lexical evidence alone says: clearly there, clearly not, or for the judge. */
 export function lexicalVerdict(evidence: Evidence): LexicalVerdict {
-  if (evidence.score >= SUPPORTED && evidence.numbersFound) return 'supported';
-  if (evidence.score < UNRELATED) return 'unsupported';
+  if (!evidence.sameScript) return 'uncertain';
+  if (
+    !evidence.negated &&
+    evidence.score >= SUPPORTED &&
+    evidence.claimTerms >= FEWEST_TERMS &&
+    evidence.figuresFound &&
+    evidence.sameWayRound &&
+    evidence.quote
+  )
+    return 'supported';
+  if (evidence.reach < UNRELATED) return 'unsupported';
   return 'uncertain';
+}
+
+/** One sentence of a source: where it is in the text, and whether it is prose a quote can be. */
+export interface Sentence {
+  start: number;
+  end: number;
+  text: string;
+  prose: boolean;
 }
 
 /** A source's text read once for many claims. */
 export interface SourceSentences {
-  sentences: string[];
+  text: string;
+  sentences: Sentence[];
+  script: Script;
   terms: Set<string>[];
-  numbers: Set<string>[];
-  /** The whole text lower-cased on one line: where a quote is looked for word for word. */
-  flat: string;
+  figures: Set<string>[];
+  /** Which sentences hold a term or a figure. */
+  index: Map<string, number[]>;
 }
 
-/** A text as `flat` holds it. */
-export function flatten(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
-}
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 export function readSource(text: string): SourceSentences {
-  // A stop ends a sentence only before a space: "3.8", "gc.collect" and "e.g" stay whole.
-  const sentences = text
-    .split(/(?<=[.!?]["'”’)]?)\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 1);
+  const sentences: Sentence[] = [];
+  // Lines first: a heading, a list item or a table row ends where its line does.
+  for (const line of text.matchAll(/[^\n]+/g)) {
+    for (const { segment, index } of SENTENCES.segment(line[0])) {
+      const trimmed = segment.trim();
+      if (trimmed.length <= 1) continue;
+      const start = line.index + index + segment.indexOf(trimmed);
+      sentences.push({ start, end: start + trimmed.length, text: trimmed, prose: isProse(trimmed) });
+    }
+  }
+  const terms = sentences.map((s) => new Set(termsOf(s.text)));
+  const figures = sentences.map((s) => new Set(figuresOf(s.text, true)));
+  const index = new Map<string, number[]>();
+  const add = (key: string, i: number) => {
+    const list = index.get(key);
+    if (!list) index.set(key, [i]);
+    else if (list.at(-1) !== i) list.push(i);
+  };
+  terms.forEach((set, i) => {
+    for (const t of set) add(`t:${t}`, i);
+  });
+  figures.forEach((set, i) => {
+    for (const f of set) add(`f:${f}`, i);
+  });
+  return { text, sentences, script: scriptOf(text), terms, figures, index };
+}
+
+/**
+ * Prose a quote can be: not a table row, a heading or a title — a sentence
+ * of some length that ends as sentences do (or is long enough to be one).
+ */
+function isProse(sentence: string): boolean {
+  if (/^#/.test(sentence) || (sentence.match(/\|/g) ?? []).length >= 2 || sentence.includes('\t'))
+    return false;
+  const unspaced = (
+    sentence.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []
+  ).length;
+  const words = sentence.split(/\s+/).length + unspaced / 2;
+  if (words < 6) return false;
+  return /[.!?。！？…:;)"'”’»」]$/.test(sentence) || sentence.length >= 80;
+}
+
+/** A claim read once for its sources. */
+export interface ClaimTerms {
+  text: string;
+  terms: string[];
+  figures: string[];
+  cues: Set<Cue>;
+  script: Script;
+}
+
+export function readClaim(text: string): ClaimTerms {
   return {
-    sentences,
-    terms: sentences.map((s) => new Set(termsOf(s))),
-    numbers: sentences.map((s) => new Set(numbersOf(s))),
-    flat: flatten(text),
+    text,
+    terms: [...new Set(termsOf(text))],
+    figures: [...new Set(figuresOf(text))],
+    cues: cuesOf(text),
+    script: scriptOf(text),
   };
 }
 
-/** The place in a source that carries most of the claim, or null when the claim has no words to look for. */
-export function bestEvidence(claim: string, source: SourceSentences): Evidence | null {
-  const terms = [...new Set(termsOf(claim))];
-  const numbers = [...new Set(numbersOf(claim))];
-  const weight = terms.length + numbers.length;
-  if (weight === 0 || source.sentences.length === 0) return null;
-  let best: { score: number; numbersFound: boolean; at: number; size: number } | null = null;
-  for (let at = 0; at < source.sentences.length; at++) {
-    for (let size = 1; size <= WINDOW && at + size <= source.sentences.length; size++) {
-      const has = (sets: Set<string>[], t: string) =>
-        sets.some((s, i) => i >= at && i < at + size && s.has(t));
-      const foundNumbers = numbers.filter((n) => has(source.numbers, n)).length;
-      const foundTerms = terms.filter((t) => has(source.terms, t) || has(source.numbers, t)).length;
-      const score = (foundTerms + foundNumbers * 2) / (terms.length + numbers.length * 2);
-      // A longer window must carry more to be preferred: the shortest place that says it wins.
-      if (!best || score > best.score + 1e-9) {
-        best = { score, numbersFound: foundNumbers === numbers.length, at, size };
+/** The place in a source that carries most of the claim, or null when the claim has nothing to look for. */
+export function bestEvidence(claimText: string, source: SourceSentences): Evidence | null {
+  const claim = readClaim(claimText);
+  const { terms, figures } = claim;
+  if (terms.length + figures.length === 0 || source.sentences.length === 0) return null;
+  const sameScript = claim.script === source.script;
+  const near = new Set<number>();
+  for (const key of [...terms.map((t) => `t:${t}`), ...figures.map((f) => `f:${f}`)])
+    for (const i of source.index.get(key) ?? []) near.add(i);
+  let best: { weight: number; at: number; size: number } | null = null;
+  for (const hit of [...near].sort((a, b) => a - b)) {
+    for (let at = Math.max(0, hit - WINDOW + 1); at <= hit; at++) {
+      for (let size = 1; size <= WINDOW && at + size <= source.sentences.length; size++) {
+        const weight = carried(claim, source, at, size);
+        // A longer window must carry more to be preferred: the shortest place that says it wins.
+        if (!best || weight > best.weight + 1e-9) best = { weight, at, size };
       }
     }
   }
-  if (!best) return null;
+  const negated = claim.cues.has('negation');
+  const miss = { claimTerms: terms.length, sameScript, negated, quote: '', passage: null };
+  if (!best || best.weight === 0)
+    return { ...miss, reach: 0, score: 0, figuresFound: figures.length === 0, sameWayRound: false };
   const window = source.sentences.slice(best.at, best.at + best.size);
-  const quoteAt = bestSentence(terms, numbers, source, best.at, best.size);
+  // The quote: the window's sentence carrying most of the claim, with those carrying a figure it lacks.
+  const weights = window.map((_, i) => carried(claim, source, best!.at + i, 1));
+  const top = weights.indexOf(Math.max(...weights));
+  const needed = window.map((_, i) =>
+    claim.figures.some(
+      (f) => source.figures[best!.at + i]!.has(f) && !source.figures[best!.at + top]!.has(f),
+    ),
+  );
+  const from = Math.min(top, needed.indexOf(true) < 0 ? top : needed.indexOf(true));
+  const to = Math.max(top, needed.lastIndexOf(true));
+  const quoted = window.slice(from, to + 1);
+  const quote = quoted.every((s) => s.prose)
+    ? quoteAround(source.text, quoted[0]!.start, quoted.at(-1)!.end, claim)
+    : '';
   return {
-    score: best.score,
-    numbersFound: best.numbersFound,
-    quote: shorten(source.sentences[quoteAt]!),
-    passage: window.join(' '),
+    ...judgedBy(claim, quote),
+    reach: best.weight,
+    claimTerms: terms.length,
+    sameScript,
+    negated,
+    quote,
+    passage: window.map((s) => s.text).join(' '),
   };
 }
 
-function bestSentence(terms: string[], numbers: string[], source: SourceSentences, at: number, size: number) {
-  let best = at;
-  let bestCount = -1;
-  for (let i = at; i < at + size; i++) {
-    const count =
-      terms.filter((t) => source.terms[i]!.has(t)).length +
-      numbers.filter((n) => source.numbers[i]!.has(n)).length * 2;
-    if (count > bestCount) {
-      best = i;
-      bestCount = count;
-    }
-  }
-  return best;
+/** How much of the claim a text carries, by the measures that settle it. */
+function judgedBy(
+  claim: ClaimTerms,
+  text: string,
+): Pick<Evidence, 'score' | 'figuresFound' | 'sameWayRound'> {
+  if (!text) return { score: 0, figuresFound: claim.figures.length === 0, sameWayRound: false };
+  const terms = new Set(termsOf(text));
+  const figures = new Set(figuresOf(text, true));
+  return {
+    score: claim.terms.length ? claim.terms.filter((t) => terms.has(t)).length / claim.terms.length : 0,
+    figuresFound: claim.figures.every((f) => figures.has(f)),
+    sameWayRound: sameWayRound(claim.cues, cuesOf(text)),
+  };
 }
 
-/** A quote as shown under its source: one line, no heading or list marks, at most QUOTE_MAX characters. */
-export function shorten(text: string): string {
-  const flat = text
-    .replace(/\s+/g, ' ')
-    .replace(/^(?:[#>*-]+\s*)+/, '')
-    .trim();
-  return flat.length <= QUOTE_MAX ? flat : `${flat.slice(0, QUOTE_MAX - 1).replace(/\s+\S*$/, '')}…`;
+/** Terms and figures (twice: they locate a fact) of the claim found in sentences at..at+size, as a share. */
+function carried(claim: ClaimTerms, source: SourceSentences, at: number, size: number): number {
+  const has = (sets: Set<string>[], key: string) => {
+    for (let i = at; i < at + size; i++) if (sets[i]!.has(key)) return true;
+    return false;
+  };
+  const terms = claim.terms.filter((t) => has(source.terms, t)).length;
+  const figures = claim.figures.filter((f) => has(source.figures, f)).length;
+  return (terms + figures * 2) / (claim.terms.length + claim.figures.length * 2);
 }
-
-/** Content words, lower-cased and lightly stemmed (both sides the same way, so "grew"/"grows" differ but "prices"/"price" do not). */
-export function termsOf(text: string): string[] {
-  return (text.toLowerCase().match(/\p{L}[\p{L}\p{M}'’-]*/gu) ?? [])
-    .map((w) => w.replace(/['’]s$/, '').replace(/['’]/g, ''))
-    .filter((w) => w.length > 2 && !STOPWORDS.has(w))
-    .map(stem);
-}
-
-/** Numbers as stated: "1,200" and "1200" are the same; "12%" is 12; "3.50" is 3.5; "three" is 3. */
-export function numbersOf(text: string): string[] {
-  const digits = (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => {
-    const plain = n.replace(/,(?=\d{3}\b)/g, '').replace(/,$/, '');
-    return plain.includes('.') ? plain.replace(/\.?0+$/, '') : plain;
-  });
-  const words = (text.toLowerCase().match(/\p{L}+/gu) ?? []).flatMap((w) => {
-    const n = NUMBER_WORDS.indexOf(w);
-    return n > 0 ? [String(n)] : [];
-  });
-  return [...digits, ...words];
-}
-
-const NUMBER_WORDS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-];
-
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 4 && word.endsWith('es') && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-const STOPWORDS = new Set(
-  `the and for are but not you all any can had her was one our out has him his how its may new now old see two who
-   did get let put say she too use that with have this will your from they know want been good much some time very
-   when come here just like long make many more most over such take than them well were what also into only other
-   then there these their those would could should about after again against because before being below between
-   both does doing down during each few further itself more once same so than through under until which while whom
-   why yours above off own very can will just don shouldn now which where within without upon per via among however
-   although though whereas thus therefore according reported reports report says said stated states noted notes`.split(
-    /\s+/,
-  ),
-);

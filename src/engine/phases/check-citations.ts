@@ -3,16 +3,16 @@ import { citationFigures } from '../../ports/report-markdown.js';
 import {
   bestEvidence,
   type Evidence,
-  flatten,
   lexicalVerdict,
+  readClaim,
   readSource,
   type SourceSentences,
-  shorten,
 } from '../citations/claim-evidence.js';
 import { judgeClaims, pairsWithin, type Verdict } from '../citations/claim-judge.js';
 import { type ClaimUnit, claimUnits } from '../citations/claim-units.js';
+import { findQuote, quoteAround } from '../citations/source-quote.js';
 import { interruption, type SessionContext } from '../session-context.js';
-import { lineage } from '../sources/keep-source.js';
+import { ANSWER_KEY, lineage } from '../sources/keep-source.js';
 import { errorText } from '../tools/tool-result.js';
 
 export interface CheckedReport {
@@ -67,7 +67,8 @@ export async function checkCitations(
   if (citations === 0) return { markdown, check: figures, quotes: new Map() };
   ctx.deps.emit({ type: 'checking', text: `Checking ${citations} citations against their sources` });
 
-  const texts = await sourceTexts(ctx, [...new Set(cited.flat())]);
+  const answerOnly = new Set<number>();
+  const texts = await sourceTexts(ctx, [...new Set(cited.flat())], answerOnly);
   const pairs: Pair[] = units.flatMap((u, unit) =>
     cited[unit]!.map((n): Pair => {
       const text = texts.get(n);
@@ -96,7 +97,7 @@ export async function checkCitations(
     const asked = [...pairs, ...alternatives].filter((p) => p.verdict === 'unchecked' && p.evidence);
     const fitting = pairsWithin(
       ctx,
-      asked.map((p) => judgePair(ctx, units, p)),
+      asked.map((p) => judgePair(ctx, units, texts, p)),
       tokens,
     );
     if (fitting.length < asked.length) notes.push("the check's token budget ran out");
@@ -108,7 +109,8 @@ export async function checkCitations(
           if (!answer) return;
           const pair = asked[i]!;
           pair.verdict = answer.verdict;
-          pair.quote = verbatim(answer.quote, texts.get(pair.n) ?? readSource(pair.evidence!.passage));
+          const source = texts.get(pair.n) ?? readSource(pair.evidence!.passage ?? '');
+          if (answer.verdict !== 'unsupported') pair.quote = sourceQuote(answer.quote, source);
         });
       } catch (error) {
         if (interruption(ctx, until) === 'cancelled') return 'cancelled';
@@ -120,18 +122,34 @@ export async function checkCitations(
     }
   }
   const checked = apply(markdown, units, pairs, bestAlternatives(alternatives), figures, notes);
+  const onAnswer = pairs.filter((p) => p.verdict !== 'unchecked' && answerOnly.has(p.n)).length;
+  if (onAnswer) checked.check.answerOnly = onAnswer;
+  // A quote is the page's words: none is shown from a hosted answer standing in for its page.
+  for (const n of answerOnly) checked.quotes.delete(n);
   ctx.deps.emit({ type: 'checking', text: `Citations: ${citationFigures(checked.check).join(' · ')}` });
   return checked;
 }
 
-async function sourceTexts(ctx: SessionContext, numbers: number[]): Promise<Map<number, SourceSentences>> {
+/**
+ * The text each cited source is checked against: its kept page, else (a
+ * hosted answer's page that could not be read) the answer that cited it,
+ * counted in `answerOnly`, else the snippet research saw.
+ */
+async function sourceTexts(
+  ctx: SessionContext,
+  numbers: number[],
+  answerOnly: Set<number>,
+): Promise<Map<number, SourceSentences>> {
   const texts = new Map<number, SourceSentences>();
   for (const n of numbers) {
     const source = ctx.sources.get(n)!;
     let text = source.snippet ?? '';
     try {
-      const kept = await ctx.deps.sourceTexts?.find(lineage(ctx), source.key);
+      const kept =
+        (await ctx.deps.sourceTexts?.find(lineage(ctx), source.key)) ??
+        (await ctx.deps.sourceTexts?.find(lineage(ctx), ANSWER_KEY + source.key));
       if (kept) text = kept.text;
+      if (kept?.key.startsWith(ANSWER_KEY)) answerOnly.add(n);
     } catch (err) {
       ctx.log.warn(
         { err, source: source.key },
@@ -166,7 +184,7 @@ async function findAlternatives(
       const n = ctx.sources.byKey(key)?.n;
       if (n === undefined || cited[unit]!.includes(n)) continue;
       const evidence = bestEvidence(units[unit]!.text, readSource(body));
-      if (evidence && evidence.score >= ALTERNATIVE_SCORE && (!best || evidence.score > best.evidence!.score))
+      if (evidence && evidence.reach >= ALTERNATIVE_SCORE && (!best || evidence.reach > best.evidence!.reach))
         best = {
           unit,
           n,
@@ -179,9 +197,22 @@ async function findAlternatives(
   return found;
 }
 
-function judgePair(ctx: SessionContext, units: ClaimUnit[], p: Pair) {
+/** Sent with a source whose words never meet the claim's: its opening, in case the two are in different languages. */
+const OPENING_CHARS = 1500;
+
+function judgePair(ctx: SessionContext, units: ClaimUnit[], texts: Map<number, SourceSentences>, p: Pair) {
   const source = ctx.sources.get(p.n)!;
-  return { claim: units[p.unit]!.text, n: p.n, title: source.title, passage: p.evidence!.passage };
+  const claim = units[p.unit]!.text;
+  const evidence = p.evidence!;
+  let passage = evidence.passage;
+  // Nothing of the claim is in the source: the judge is told so, not shown an unrelated passage as if it were the place.
+  if (passage === null) {
+    const opening = evidence.sameScript ? '' : (texts.get(p.n)?.text.slice(0, OPENING_CHARS) ?? '');
+    passage = opening
+      ? `(No passage shares a word or figure with the claim; the source is in another language. It opens:)\n${opening}`
+      : '(No passage of this source shares a word or figure with the claim.)';
+  }
+  return { claim, n: p.n, title: source.title, passage };
 }
 
 function bestAlternatives(alternatives: Pair[]): Map<number, Pair> {
@@ -190,11 +221,17 @@ function bestAlternatives(alternatives: Pair[]): Map<number, Pair> {
   return best;
 }
 
-/** The judge's quote if the source really says it, else the sentence lexical evidence found. */
-function verbatim(quote: string, source: SourceSentences): string | undefined {
-  const wanted = flatten(quote);
-  if (wanted.length >= 8 && source.flat.includes(wanted)) return shorten(quote);
-  return undefined;
+/**
+ * The judge's quote, found in the source however the model copied it, shown
+ * as the source says it: the whole sentences it is in (bounded), never a
+ * table row or a title alone; undefined when the source does not say it.
+ */
+function sourceQuote(quote: string, source: SourceSentences): string | undefined {
+  const span = findQuote(source.text, quote);
+  if (!span) return undefined;
+  const sentences = source.sentences.filter((s) => s.end > span.start && s.start < span.end);
+  if (sentences.length === 0 || !sentences.every((s) => s.prose)) return undefined;
+  return quoteAround(source.text, sentences[0]!.start, sentences.at(-1)!.end, readClaim(quote));
 }
 
 function apply(
@@ -207,7 +244,9 @@ function apply(
 ): CheckedReport {
   const quotes = new Map<number, string[]>();
   const quote = (p: Pair) => {
-    const text = p.quote ?? p.evidence?.quote;
+    // A sentence lexical evidence found is shown only when it carries every figure, the same way round.
+    const found = p.evidence?.figuresFound && p.evidence.sameWayRound ? p.evidence.quote : undefined;
+    const text = p.quote ?? found;
     if (!text) return;
     const list = quotes.get(p.n) ?? [];
     if (!list.includes(text) && list.length < QUOTES_PER_SOURCE) quotes.set(p.n, [...list, text]);

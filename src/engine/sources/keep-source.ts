@@ -3,6 +3,12 @@ import type { SessionContext } from '../session-context.js';
 import type { Source } from '../session-state.js';
 
 /**
+ * Where a hosted answer is kept for a source it cites whose page could not be
+ * read: the check compares with it, and says so.
+ */
+export const ANSWER_KEY = 'answer:';
+
+/**
  * Keeps what research was shown of a source with the session (for checking
  * claims later, and for reading it again without a fetch). A store that
  * cannot take it costs nothing but the note in the log: research goes on.

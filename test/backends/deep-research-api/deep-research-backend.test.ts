@@ -6,8 +6,11 @@ import { countTokens } from '../../../src/llm/count-tokens.js';
 import { ResponsesApi } from '../../../src/llm/responses-api.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { silentLogger } from '../../../src/ports/logger.js';
+import type { PageReader } from '../../../src/ports/page-reader.js';
 import type { Checkpoint, ResearchEvent, ResearchOutcome } from '../../../src/ports/research.js';
+import type { SourceTexts } from '../../../src/ports/source-texts.js';
 import { type CreateBody, fakeResponsesApi, type HostedScript } from '../../fakes/fake-responses-api.js';
+import { memorySourceTexts } from '../../fakes/memory-source-texts.js';
 import { graph, TaskGraphLlm } from '../../fakes/task-graph-llm.js';
 import { prompts, testSettings } from '../../helpers/engine-harness.js';
 
@@ -20,10 +23,15 @@ afterEach(async () => {
 
 const cite = (id: string) => `Finding about ${id} {{https://${id}.example/page|${id} source}}.`;
 
-async function backend(plans: unknown[], script: (body: CreateBody) => HostedScript, overrides = {}) {
+async function backend(
+  plans: unknown[],
+  script: (body: CreateBody) => HostedScript,
+  overrides = {},
+  adapters: { pageReader?: PageReader; sourceTexts?: SourceTexts } = {},
+) {
   fake = await fakeResponsesApi(script);
   const llm = new TaskGraphLlm(plans);
-  const engine = { llm, prompts, countTokens, clock: systemClock, logger: silentLogger };
+  const engine = { llm, prompts, countTokens, clock: systemClock, logger: silentLogger, ...adapters };
   const api = new ResponsesApi({
     apiKey: 'sk-test',
     baseURL: fake.baseUrl,
@@ -147,6 +155,77 @@ describe('the deep-research backend', () => {
       cachedInputTokens: 600,
     });
     expect(outcome.report.costUsd).toBeGreaterThan(0.03);
+  });
+
+  it("checks a task's citations against the pages it cites, quoting each page's own words, and says which only against the answer", async () => {
+    const PAGES: Record<string, string> = {
+      'https://costs.example/page':
+        'Menu | Home | Energy\nOur finding about costs: heat pumps cost 30 percent less to run than gas boilers, the agency said. Prices vary by region.',
+      'https://grants.example/page':
+        'Grants\nA finding about grants: the boiler upgrade scheme pays 7,500 pounds towards a heat pump installation. Applications open in May.',
+    };
+    const read: string[] = [];
+    const pageReader: PageReader = {
+      read: async (url) => {
+        read.push(url);
+        const text = PAGES[url];
+        return text
+          ? { ok: true, page: { url, title: new URL(url).hostname, text } }
+          : { ok: false, kind: 'http_error', reason: 'HTTP 403' };
+      },
+    };
+    const answers: Record<string, string> = {
+      costs:
+        'Finding about costs: heat pumps cost 30 percent less to run than gas boilers {{https://costs.example/page|costs}}.',
+      grants:
+        'Finding about grants: the boiler upgrade scheme pays 7,500 pounds towards a heat pump installation {{https://grants.example/page|grants}}.',
+      compare:
+        'Finding about compare: installers report waiting lists of eight weeks for heat pump installation {{https://compare.example/page|compare}}.',
+    };
+    const { research } = await backend(
+      [
+        graph([
+          ['costs', 3],
+          ['grants', 2],
+          ['compare', 1],
+        ]),
+      ],
+      (body) => ({ answer: answers[body.metadata.task_id!] }),
+      { citationCheck: { mode: 'lexical', timeMs: 60_000, tokens: 60_000 } },
+      { pageReader, sourceTexts: memorySourceTexts() },
+    );
+    const { outcome } = await run(
+      research,
+      research.begin('s-9', { question: 'Heat pumps?', skipClarification: true }),
+    );
+    expect(outcome.kind).toBe('done');
+    if (outcome.kind !== 'done') return;
+    expect(read.sort()).toEqual([
+      'https://compare.example/page',
+      'https://costs.example/page',
+      'https://grants.example/page',
+    ]);
+    const quotes = Object.fromEntries(
+      outcome.report.sources.map((s) => [new URL(s.url!).hostname, s.quotes ?? []]),
+    );
+    // Each page's own sentence, never the hosted answer's words about another page.
+    expect(quotes).toEqual({
+      'costs.example': [
+        'Our finding about costs: heat pumps cost 30 percent less to run than gas boilers, the agency said.',
+      ],
+      'grants.example': [
+        'A finding about grants: the boiler upgrade scheme pays 7,500 pounds towards a heat pump installation.',
+      ],
+      'compare.example': [],
+    });
+    // The page that could not be read was checked against the answer that cited it, and the figures say so.
+    expect(outcome.report.citationCheck).toMatchObject({
+      citations: 3,
+      checked: 3,
+      removed: 0,
+      answerOnly: 1,
+    });
+    expect(outcome.view.usage.pagesFailed).toBe(1);
   });
 
   it('repairs a plan whose dependencies go round in a circle, and refuses a second bad one in one sentence', async () => {

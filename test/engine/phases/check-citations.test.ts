@@ -153,6 +153,47 @@ describe('the claim check', () => {
     llm.assertDone();
   });
 
+  it("shows the judge the place that says it (or says nothing does), and keeps a loosely copied quote in the source's words", async () => {
+    const report = [
+      '- 2024年，使用热泵的家庭运行成本比燃气锅炉低30%。 [1]',
+      '- Solar panels produce 40% more power in Spain than in Britain [2].',
+      '- A combi boiler heats water on demand, without a tank [2].',
+    ].join('\n');
+    const { ctx, llm } = await setup({}, [
+      {
+        reply: (request: LlmRequest) => {
+          const verdicts = judged(request, (claim) =>
+            claim.startsWith('Solar') ? 'unsupported' : 'supported',
+          );
+          // The judge copies the sentence the way models do: curly quotes, an ellipsis, other case.
+          for (const v of verdicts)
+            if (v.verdict === 'supported')
+              v.quote =
+                v.pair === 1
+                  ? 'in 2024, households … fall by 30 percent'
+                  : '“It heats water on demand, so no tank is needed”';
+          return { text: JSON.stringify({ verdicts }) };
+        },
+      },
+    ]);
+    const checked = await checkCitations(ctx, report);
+    if (checked === 'cancelled') throw new Error('cancelled');
+    const asked = llm.calls[0]!.messages.at(-1)!.content;
+    // The Chinese claim is not settled on an English page by its figures: the judge reads the sentence they are in.
+    expect(asked).toContain('Claim: 2024年，使用热泵的家庭运行成本比燃气锅炉低30%。');
+    expect(asked).toMatch(
+      /Source \[1\] Heat pump running costs:\n"""[^"]*In 2024, households with a heat pump/,
+    );
+    // A page that shares nothing with the claim is said to, not shown as if it were the place.
+    expect(asked).toContain(
+      'Claim: Solar panels produce 40% more power in Spain than in Britain.\nSource [2] Combi boilers:\n"""(No passage of this source shares a word or figure with the claim.)"""',
+    );
+    expect(checked.quotes.get(1)).toEqual([
+      'In 2024, households with a heat pump saw their running costs fall by 30 percent compared with a gas boiler.',
+    ]);
+    expect(checked.quotes.get(2)).toEqual(['It heats water on demand, so no tank is needed.']);
+  });
+
   it('is skipped when turned off, and says so', async () => {
     const { ctx } = await setup({ mode: 'off' });
     const checked = await checkCitations(ctx, REPORT);

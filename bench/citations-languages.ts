@@ -1,0 +1,214 @@
+// The claim check on real statements in four languages (bench/citations-languages-corpus.ts): public
+// facts as pages present them, statements as reports write them (paraphrased, rounded, some in another
+// language than the page), with planted negations, changed figures and swapped sources. Per language of
+// the statement: pairs lexical evidence settles (and errors among them: must be 0), correct citations
+// lexical mode alone would remove (must be 0), how often the passage the judge reads holds the
+// statement's figures, judge tokens per 100 citations, and whether every quote shown under a source is
+// whole sentences the page contains. The judge is scripted (it answers by the corpus's truth); the
+// source store is the real one, on embedded PGlite.
+//   npm run bench:citations-languages
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR } from '../src/compose.js';
+import { bestEvidence, lexicalVerdict, readSource } from '../src/engine/citations/claim-evidence.js';
+import { claimUnits } from '../src/engine/citations/claim-units.js';
+import { findQuote } from '../src/engine/citations/source-quote.js';
+import { figuresOf } from '../src/engine/citations/text-terms.js';
+import { checkCitations } from '../src/engine/phases/check-citations.js';
+import { newSession } from '../src/engine/run-session.js';
+import { createContext } from '../src/engine/session-context.js';
+import { countTokens } from '../src/llm/count-tokens.js';
+import { systemClock } from '../src/ports/clock.js';
+import type { Llm, LlmRequest } from '../src/ports/llm.js';
+import { silentLogger } from '../src/ports/logger.js';
+import { insertRunning } from '../src/sessions/records/insert-session.js';
+import { openDatabase } from '../src/store/database.js';
+import { migrate } from '../src/store/migrate.js';
+import { SourceTextStore } from '../src/store/source-text-store.js';
+import { prompts, testSettings } from '../test/helpers/engine-harness.js';
+import { type Language, PAGES, type RealStatement, STATEMENTS } from './citations-languages-corpus.js';
+import { fmt, report } from './lib/stats.js';
+
+const pages = PAGES.map((p, i) => ({ ...p, n: i + 1, url: `https://pages.example/${p.id}` }));
+const pageOf = (id: string) => pages.find((p) => p.id === id)!;
+const plain = (text: string) => claimUnits(`${text} [1]`)[0]!.text;
+const hasFigures = (text: string, statement: string) => {
+  const there = new Set(figuresOf(text, true));
+  return figuresOf(statement).every((f) => there.has(f));
+};
+
+/** What lexical evidence alone decides for each pair (the same functions the check uses). */
+function lexical(statements: RealStatement[]) {
+  const out = {
+    settled: 0,
+    correctSettled: 0,
+    errorsSettled: 0,
+    removedCorrect: 0,
+    withFigures: 0,
+    hits: 0,
+    errors: [] as string[],
+  };
+  for (const st of statements) {
+    const page = pageOf(st.cited);
+    const evidence = bestEvidence(plain(st.text), readSource(page.text));
+    const verdict = evidence ? lexicalVerdict(evidence) : 'uncertain';
+    if (verdict === 'supported') {
+      out.settled += 1;
+      if (st.kind === 'correct') out.correctSettled += 1;
+      else {
+        out.errorsSettled += 1;
+        out.errors.push(`${st.kind}: ${st.text}`);
+      }
+    }
+    // The passage the judge would read (see judgePair): the place found, or a page in another script's opening.
+    if (st.kind === 'correct' && figuresOf(st.text).length && evidence) {
+      out.withFigures += 1;
+      const shown = evidence.passage ?? (evidence.sameScript ? '' : page.text.slice(0, 1500));
+      if (hasFigures(shown, st.text)) out.hits += 1;
+      else out.errors.push(`passage lacks figures: ${st.text}`);
+    }
+    if (verdict === 'unsupported' && st.kind === 'correct') {
+      out.removedCorrect += 1;
+      out.errors.push(`correct removed: ${st.text}`);
+    }
+  }
+  return out;
+}
+
+/** A judge answering by the corpus, recording the passage it was shown for each pair. */
+function recordingJudge(statements: RealStatement[]) {
+  const shown = new Map<string, string>();
+  let inputTokens = 0;
+  const llm: Llm = {
+    async complete(request: LlmRequest) {
+      const user = request.messages.at(-1)!.content;
+      inputTokens += countTokens(request.messages.map((m) => m.content).join('\n'));
+      const verdicts = [
+        ...user.matchAll(/Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\] [^\n]*:\n"""([\s\S]*?)"""/g),
+      ].map((m) => {
+        const [, pair, claim, n, passage] = m;
+        const st = statements.find((s) => plain(s.text) === claim && pageOf(s.cited).n === Number(n));
+        shown.set(`${claim}|${n}`, passage!);
+        const right = st?.kind === 'correct';
+        return {
+          pair: Number(pair),
+          verdict: right ? 'supported' : 'unsupported',
+          quote: right ? st!.quote! : '',
+        };
+      });
+      const text = JSON.stringify({ verdicts });
+      return {
+        text,
+        toolCalls: [],
+        usage: { inputTokens: countTokens(user), outputTokens: countTokens(text) },
+        finishReason: 'stop',
+      };
+    },
+  };
+  return { llm, shown, tokens: () => inputTokens };
+}
+
+async function judged(store: SourceTextStore, pool: import('pg').Pool, statements: RealStatement[]) {
+  const judge = recordingJudge(statements);
+  const id = crypto.randomUUID();
+  await insertRunning(
+    pool,
+    { id, origin: 'cli', requester: 'bench', question: 'Corpus' },
+    { backend: 'agents', sessionId: id },
+  );
+  const ctx = createContext(
+    {
+      llm: judge.llm,
+      prompts,
+      countTokens,
+      clock: systemClock,
+      logger: silentLogger,
+      emit: () => {},
+      saveCheckpoint: async () => {},
+      sourceTexts: store,
+    },
+    testSettings({ citationCheck: { mode: 'model', timeMs: 120_000, tokens: 200_000 } }),
+    newSession(id, { question: 'Corpus' }),
+    new AbortController().signal,
+    false,
+  );
+  for (const page of pages) {
+    ctx.sources.add({ kind: 'web', key: page.url, url: page.url, title: page.title, snippet: '' });
+    await store.keep(id, { key: page.url, n: page.n, url: page.url, title: page.title, text: page.text });
+  }
+  const markdown = statements.map((s) => `- ${s.text} [${pageOf(s.cited).n}]`).join('\n');
+  const started = performance.now();
+  const checked = await checkCitations(ctx, markdown);
+  const ms = performance.now() - started;
+  if (checked === 'cancelled') throw new Error('cancelled');
+  // The passage the judge read for each correct statement with figures it did not settle itself.
+  let withFigures = 0;
+  let hits = 0;
+  const misses: string[] = [];
+  for (const st of statements) {
+    if (st.kind !== 'correct' || figuresOf(st.text).length === 0) continue;
+    const passage = judge.shown.get(`${plain(st.text)}|${pageOf(st.cited).n}`);
+    if (passage === undefined) continue;
+    withFigures += 1;
+    if (hasFigures(passage, st.text)) hits += 1;
+    else misses.push(`${st.text} → ${passage.slice(0, 80)}`);
+  }
+  // Every quote shown under a source: the page's own words, whole sentences (or "…" where one was cut).
+  let quotes = 0;
+  let goodQuotes = 0;
+  for (const [n, list] of checked.quotes) {
+    const page = pages.find((p) => p.n === n)!;
+    const source = readSource(page.text);
+    for (const quote of list) {
+      quotes += 1;
+      const body = quote.replace(/^… /, '').replace(/ …$/, '');
+      const span = findQuote(page.text, body);
+      const starts = quote.startsWith('… ') || source.sentences.some((s) => s.start === span?.start);
+      const ends = quote.endsWith(' …') || source.sentences.some((s) => s.end === span?.end);
+      if (span && starts && ends) goodQuotes += 1;
+      else misses.push(`quote not whole sentences of page ${n}: ${quote}`);
+    }
+  }
+  return { withFigures, hits, tokens: judge.tokens(), quotes, goodQuotes, misses, ms, check: checked.check };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-citations-languages-'));
+const db = await openDatabase({ dataDir: dir });
+const figures: Record<string, number> = {};
+try {
+  await migrate(db.pool, MIGRATIONS_DIR);
+  const store = new SourceTextStore(db.pool);
+  console.log(`${STATEMENTS.length} statement–page pairs on ${PAGES.length} pages`);
+  console.log(
+    'lang  pairs  correct  planted  settled (correct / errors)  lexical mode removes  passage has figures (all / judged)  judge tokens /100  quotes whole sentences',
+  );
+  for (const lang of ['en', 'zh', 'ja', 'ru'] as Language[]) {
+    const mine = STATEMENTS.filter((s) => s.lang === lang);
+    const correct = mine.filter((s) => s.kind === 'correct').length;
+    const lex = lexical(mine);
+    const j = await judged(store, db.pool, mine);
+    const hitPct = j.withFigures ? (j.hits / j.withFigures) * 100 : 100;
+    const allPct = lex.withFigures ? (lex.hits / lex.withFigures) * 100 : 100;
+    console.log(
+      `${lang.padEnd(6)}${String(mine.length).padEnd(7)}${String(correct).padEnd(9)}${String(mine.length - correct).padEnd(9)}` +
+        `${`${lex.correctSettled} / ${lex.errorsSettled}`.padEnd(28)}${String(lex.removedCorrect).padEnd(22)}` +
+        `${`${lex.hits} of ${lex.withFigures} (${fmt(allPct, 0)} %) / ${j.hits} of ${j.withFigures}`.padEnd(36)}${fmt((j.tokens / mine.length) * 100, 0).padEnd(19)}` +
+        `${j.goodQuotes} of ${j.quotes}`,
+    );
+    for (const line of [...lex.errors, ...j.misses]) console.log(`      ! ${line}`);
+    Object.assign(figures, {
+      [`${lang}.settledCorrect`]: lex.correctSettled,
+      [`${lang}.errorsSettled`]: lex.errorsSettled,
+      [`${lang}.lexicalRemovesCorrect`]: lex.removedCorrect,
+      [`${lang}.passageHitPct`]: allPct,
+      [`${lang}.judgedPassageHitPct`]: hitPct,
+      [`${lang}.judgeTokensPer100`]: (j.tokens / mine.length) * 100,
+      [`${lang}.quotesWhole`]: j.quotes ? j.goodQuotes / j.quotes : 1,
+    });
+  }
+} finally {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+report('citations-languages', figures);
