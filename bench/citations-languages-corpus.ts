@@ -5,7 +5,8 @@
  * statements as deep-research reports write them: paraphrased, rounded,
  * sometimes in another language than the page. Planted among them:
  * statements negated or turned around, figures changed, and statements
- * cited to a page that does not say them. `quote` is the page's sentence a
+ * cited to a page that does not say them, and figures the page gives for
+ * something else (a total stated as one segment's). `quote` is the page's sentence a
  * careful judge would copy (with the marks a model changes when copying).
  */
 export type Language = 'en' | 'zh' | 'ja' | 'ru';
@@ -22,7 +23,8 @@ export interface RealStatement {
   text: string;
   /** The page the report cites. */
   cited: string;
-  kind: 'correct' | 'negated' | 'changed_figure' | 'swapped';
+  /** `misattributed`: the page has its figures, said of something else. */
+  kind: 'correct' | 'negated' | 'changed_figure' | 'swapped' | 'misattributed';
   /** For a correct statement: the sentence of the page that says it, as a judge might copy it. */
   quote?: string;
 }
@@ -299,6 +301,18 @@ export const STATEMENTS: RealStatement[] = [
     'swapped',
     'Dogger Bank, about 130 km off the Yorkshire coast, will have a capacity of 3.6 GW when complete.',
   ),
+  s(
+    'en',
+    'en-foundry',
+    'misattributed',
+    "TSMC's smartphone business earned US$69.30 billion in 2023, a decrease of 4.5%.",
+  ),
+  s(
+    'en',
+    'en-wind',
+    'misattributed',
+    'Hornsea 1 had 165 turbines and a capacity of 1.32 GW when completed in 2022.',
+  ),
   // English statements citing pages in other languages
   s(
     'en',
@@ -326,6 +340,12 @@ export const STATEMENTS: RealStatement[] = [
     'ru-wheat',
     'changed_figure',
     'Russia exported a record 45.5 million tonnes of wheat in the 2022/23 season.',
+  ),
+  s(
+    'en',
+    'zh-nev',
+    'changed_figure',
+    'China exported 1.5 million new energy vehicles in 2023, up 77.6% year on year.',
   ),
   // Chinese
   s(
@@ -416,6 +436,8 @@ export const STATEMENTS: RealStatement[] = [
   s('zh', 'zh-dam', 'negated', '三峡水电站不是世界上装机容量最大的水电站。'),
   s('zh', 'zh-dam', 'negated', '三峡工程的主要功能是发电，而不是防洪。'),
   s('zh', 'zh-dam', 'changed_figure', '三峡大坝坝顶长度为2390米，坝顶高程185米。'),
+  s('zh', 'zh-tsmc', 'misattributed', '台积电智能手机业务2023年营收为2.16万亿新台币，同比下降4.5%。'),
+  s('zh', 'zh-nev', 'misattributed', '2023年纯电动汽车出口120.3万辆，同比增长77.6%。'),
   // Chinese statements citing English pages
   s(
     'zh',
@@ -468,6 +490,7 @@ export const STATEMENTS: RealStatement[] = [
     '2023年10月1日現在の総人口は1億2435万2千人で、前年に比べ減少しなかった。',
   ),
   s('ja', 'ja-population', 'changed_figure', '65歳以上人口の割合は31.1%で過去最高となった。'),
+  s('ja', 'ja-population', 'misattributed', '15歳未満人口の割合は29.1%となり、過去最高となった。'),
   s('ja', 'ja-population', 'swapped', '日本銀行は2024年3月にマイナス金利政策を解除した。'),
   s(
     'ja',
@@ -493,6 +516,12 @@ export const STATEMENTS: RealStatement[] = [
   s('ja', 'ja-boj', 'negated', '日本銀行は2024年3月19日にマイナス金利政策を解除しなかった。'),
   s('ja', 'ja-boj', 'changed_figure', '今回の利上げは2007年2月以来19年ぶりとなる。'),
   // Russian
+  s(
+    'ru',
+    'ru-wheat',
+    'misattributed',
+    'Экспорт пшеницы в Египет в сезоне 2022/23 составил рекордные 47,5 млн тонн.',
+  ),
   s(
     'ru',
     'ru-wheat',

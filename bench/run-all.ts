@@ -17,6 +17,7 @@ const BENCHES = [
   'admission',
   'deep-research',
   'citations',
+  'citations-languages',
   'reuse',
   'untrusted-input',
 ];

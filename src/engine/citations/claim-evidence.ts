@@ -13,11 +13,11 @@ import { type Cue, cuesOf, figuresOf, type Script, sameWayRound, scriptOf, terms
 export interface Evidence {
   /** Share of the claim's words and figures (figures twice) at the best place: how much the source talks about it. */
   reach: number;
-  /** Share of the claim's content words in the quoted sentences. */
+  /** Share of the claim's content words in the quoted sentence (0 when the quote spans several). */
   score: number;
   /** How many content words the claim has (a claim of one or two words is never settled by them). */
   claimTerms: number;
-  /** Every figure the claim states is in the quoted sentences. */
+  /** Every figure the claim states is in the quoted sentence. */
   figuresFound: boolean;
   /** The quoted sentences say it the same way round (negated when the claim is; moving the same way). */
   sameWayRound: boolean;
@@ -177,8 +177,10 @@ export function bestEvidence(claimText: string, source: SourceSentences): Eviden
   const quote = quoted.every((s) => s.prose)
     ? quoteAround(source.text, quoted[0]!.start, quoted.at(-1)!.end, claim)
     : '';
+  // Settled on one sentence only: words and figures gathered from several can belong to different facts.
+  const settling = quoted.length === 1 && quote ? quote : '';
   return {
-    ...judgedBy(claim, quote),
+    ...judgedBy(claim, settling),
     reach: best.weight,
     claimTerms: terms.length,
     sameScript,

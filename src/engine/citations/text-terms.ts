@@ -142,10 +142,7 @@ export function figuresOf(text: string, asFound = false): string[] {
     const value = chineseNumeral(m[0].replace(/[万亿億]$/, ''));
     if (value !== null) add(value, m[1] ? MAGNITUDES[m[1]]! : 1, '');
   }
-  for (const { segment } of WORDS.segment(folded)) {
-    const n = NUMBER_WORDS.indexOf(segment);
-    if (n > 1) found.push(String(n));
-  }
+  for (const m of folded.matchAll(NUMBER_WORD)) found.push(String(NUMBER_WORDS.indexOf(m[0])));
   return found;
 }
 
@@ -269,6 +266,8 @@ const NUMBER_WORDS = [
   'eleven',
   'twelve',
 ];
+/** "two" to "twelve" as whole words ("one" is too often not a figure). */
+const NUMBER_WORD = new RegExp(`(?<![\\p{L}])(?:${NUMBER_WORDS.slice(2).join('|')})(?![\\p{L}])`, 'gu');
 
 /** English inflections only (both sides the same way, so "prices"/"price" match but "grew"/"grows" do not). */
 function stem(word: string): string {
