@@ -71,6 +71,9 @@ export async function runCli(
   }
 }
 
+/** How long a process whose terminal went away (or was told to stop) has to put its session to rest. */
+const GRACE_MS = 1500;
+
 /** Entry point for the bin: wires process streams and Ctrl-C (once: cancel cleanly; twice: exit now). */
 export async function runFromProcess(): Promise<void> {
   const controller = new AbortController();
@@ -80,24 +83,51 @@ export async function runFromProcess(): Promise<void> {
     controller.abort(new Error('cancelled by user'));
   });
   // The terminal closed, or the process is told to stop: a session running here rests interrupted, resumable.
-  process.on('SIGHUP', () => controller.abort(new Interruption('the terminal closed')));
-  process.on('SIGTERM', () => controller.abort(new Interruption('terminated')));
-  // The reader went away (`sessions list | head -1`): nothing more can be said to it; end quietly.
+  process.on('SIGHUP', () => goingAway(new Interruption('the terminal closed'), 1));
+  process.on('SIGTERM', () => goingAway(new Interruption('terminated'), 1));
+  // The terminal is gone (EIO) or the reader went away (EPIPE, `sessions list | head -1`): nothing more can
+  // be said to it, and nothing outlives it. Later writes to the dead stream fail again: those are ignored.
+  let gone = false;
+  const serving = ['serve', 'worker'].includes(process.argv.slice(2).find((a) => !a.startsWith('-')) ?? '');
+  const goingAway = (why: Interruption, code: number) => {
+    controller.abort(why);
+    if (gone) return;
+    gone = true;
+    // A service drains at its own pace; a command gets two seconds to put its session to rest, then ends regardless.
+    if (!serving) setTimeout(() => process.exit(code), GRACE_MS);
+  };
+  const streamGone = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (code !== 'EPIPE' && code !== 'EIO' && code !== 'ERR_STREAM_DESTROYED') return false;
+    goingAway(
+      new Interruption(code === 'EPIPE' ? 'its reader went away' : 'the terminal closed'),
+      code === 'EPIPE' ? 0 : 1,
+    );
+    return true;
+  };
   for (const stream of [process.stdout, process.stderr])
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(0);
-      throw error;
+    stream.on('error', (error) => {
+      if (!streamGone(error)) throw error;
     });
   // One request or session going wrong must not end a process serving many: log it (with the
-  // session it came from, when it came from one) and carry on.
+  // session it came from, when it came from one) and carry on. Logging that fails itself is dropped:
+  // it must never become the next uncaught error.
   const env = withEnvFile(process.env, process.cwd());
   const log = createLogger('error', secretsOf(env));
-  process.on('unhandledRejection', (reason) =>
-    log.error({ err: reason, sessionId: currentSessionId() }, 'unhandled rejection; the process carries on'),
-  );
-  process.on('uncaughtException', (error) =>
-    log.error({ err: error, sessionId: currentSessionId() }, 'uncaught exception; the process carries on'),
-  );
+  let logging = false;
+  const carryOn = (what: string) => (error: unknown) => {
+    if (streamGone(error) || logging || gone) return;
+    logging = true;
+    try {
+      log.error({ err: error, sessionId: currentSessionId() }, `${what}; the process carries on`);
+    } catch {
+      // The log's own stream failed: nothing more to do.
+    } finally {
+      logging = false;
+    }
+  };
+  process.on('unhandledRejection', carryOn('unhandled rejection'));
+  process.on('uncaughtException', carryOn('uncaught exception'));
   const code = await runCli(process.argv.slice(2), env, {
     stdin: process.stdin,
     stdout: process.stdout,

@@ -1,5 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +35,22 @@ function cli(args: string[], env: Record<string, string>, how: 'pipe' | 'pty' = 
   child.stdin?.end();
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { child, out, exited };
+}
+
+/** The CLI process researching `question` (under `script`, the pseudo-terminal's child). */
+function cliPid(question: string): number | undefined {
+  const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  const line = ps.split('\n').find((l) => l.includes(BIN) && l.includes(question) && !l.includes('script'));
+  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
@@ -156,6 +174,27 @@ describe('the CLI as a process', () => {
     expect(await runCli(['cancel', row.id.slice(0, 8)], env.env, cancelled)).toBe(0);
     expect(cancelled.out.text).toBe(`Cancelled session ${row.id.slice(0, 8)}.\n`);
     expect((await statusOf(question))!.status).toBe('cancelled');
+  }, 120_000);
+
+  it('ends within seconds when its terminal goes away, resting its session interrupted, and never loops', async () => {
+    const question = 'How do tides work when the terminal window is closed?';
+    // The embedded database, as a new install has it: the process holds its data folder until it ends.
+    const embedded = { ...env.env, DATABASE_URL: '', DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-data-')) };
+    const run = cli(['ask', '--no-clarify', '--yes', question], embedded, 'pty');
+    await eventually(async () => run.out.stdout.includes('[1.1]'), 60_000, 'research under way');
+    const pid = cliPid(question);
+    expect(pid).toBeGreaterThan(0);
+    // The terminal emulator is killed outright: the pseudo-terminal closes under the CLI (EIO on every write).
+    run.child.kill('SIGKILL');
+    const closed = Date.now();
+    await eventually(async () => !alive(pid!), 30_000, 'the CLI process gone');
+    const after = Date.now() - closed;
+    // Two seconds of grace, then it ends; generous here for a busy machine.
+    expect(after).toBeLessThan(15_000);
+    // The data folder is free again, and the session rests interrupted in it.
+    const listed = io();
+    expect(await runCli(['sessions', 'list', '--status', 'interrupted'], embedded, listed)).toBe(0);
+    expect(listed.out.text).toContain('How do tides work when the terminal');
   }, 120_000);
 
   it('ends quietly when its reader goes away, and prints no escape codes under NO_COLOR in a terminal', async () => {
