@@ -45,7 +45,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     about: [
       'Research a question: answer the clarifying questions at the prompt (or skip',
-      'them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)]",',
+      'them with --no-clarify), review the plan and its estimate ("Start? [Y/n/e(dit)/t(ype)]",',
       'or --yes to start at once), follow live progress, then read the cited report:',
       'rendered for the terminal (paged through PAGER when long), or Markdown when',
       'stdout is a pipe or file; progress goes to stderr. Ctrl-C cancels and prints',

@@ -8,17 +8,21 @@ import type { Io } from './io.js';
 
 export type PlanDecision = { kind: 'start'; plan?: string } | { kind: 'cancel' };
 
+const ASK = 'Start? [Y/n/e(dit)/t(ype)] ';
+
 /**
- * The plan review at the terminal: "Start? [Y/n/e(dit)]". Enter (or the end of
- * input) starts; `n` cancels; `e` reads a new plan (numbered steps, ended by an
- * empty line), checked as in Slack and asked again until it is valid.
+ * The plan review at the terminal: "Start? [Y/n/e(dit)/t(ype)]". Enter (or
+ * the end of input) starts; `n` cancels; `e` opens the plan in the editor
+ * (VISUAL, EDITOR), `t` (or `e` with no editor) reads a new plan typed at the
+ * prompt (numbered steps, ended by an empty line); an edited plan is checked
+ * as in Slack and asked again until it is valid.
  */
 export async function reviewPlanAtPrompt(
   io: Io,
   estimate: string,
   edit: { plan: string; editor?: string } = { plan: '' },
 ): Promise<PlanDecision> {
-  io.stderr.write(`Estimate: ${estimate}\nStart? [Y/n/e(dit)] `);
+  io.stderr.write(`Estimate: ${estimate}\n${ASK}`);
   // Nothing more to read (input already ended): Enter's answer.
   if (io.stdin.readableEnded || io.stdin.destroyed) {
     io.stderr.write('\n');
@@ -45,12 +49,16 @@ export async function reviewPlanAtPrompt(
       if (line === null) io.stderr.write('\n');
       const answer = line?.trim().toLowerCase() ?? '';
       if (io.signal.aborted || answer === 'n' || answer === 'no') return { kind: 'cancel' };
-      if (answer !== 'e' && answer !== 'edit') return { kind: 'start' };
+      const typed = answer === 't' || answer === 'type';
+      if (answer !== 'e' && answer !== 'edit' && !typed) return { kind: 'start' };
       let text: string;
-      if (edit.editor) {
-        const edited = await inEditor(edit.editor, edit.plan);
+      if (edit.editor && !typed) {
+        // The editor owns the terminal while it runs: nothing here reads a key meant for it.
+        rl.pause();
+        const edited = await inEditor(edit.editor, edit.plan, io.stdin);
+        rl.resume();
         if ('error' in edited) {
-          io.stderr.write(`${edited.error}\nStart? [Y/n/e(dit)] `);
+          io.stderr.write(`${edited.error}\n${ASK}`);
           continue;
         }
         text = edited.text;
@@ -62,7 +70,7 @@ export async function reviewPlanAtPrompt(
       }
       const checked = checkEditedPlan(text);
       if ('plan' in checked) return { kind: 'start', plan: checked.plan };
-      io.stderr.write(`${checked.error}\nStart? [Y/n/e(dit)] `);
+      io.stderr.write(`${checked.error}\n${ASK}`);
     }
   } finally {
     rl.close();
@@ -73,16 +81,27 @@ export async function reviewPlanAtPrompt(
  * The plan in a temporary file opened with `editor` (a shell command, as
  * EDITOR is): the file as saved when the editor exits, or why not.
  */
-async function inEditor(editor: string, plan: string): Promise<{ text: string } | { error: string }> {
+async function inEditor(
+  editor: string,
+  plan: string,
+  stdin: Io['stdin'],
+): Promise<{ text: string } | { error: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'deep-research-plan-'));
   const file = join(dir, 'plan.md');
+  const tty = stdin as Io['stdin'] & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (raw: boolean) => void };
+  const raw = Boolean(tty.isTTY && tty.isRaw);
   try {
     await writeFile(file, `${plan}\n`);
+    // This process stops reading the terminal (and leaves raw mode) until the editor exits.
+    stdin.pause();
+    if (raw) tty.setRawMode?.(false);
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(`${editor} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit' });
       child.once('error', () => resolve(null));
       child.once('exit', resolve);
     });
+    if (raw) tty.setRawMode?.(true);
+    stdin.resume();
     if (code !== 0) return { error: `The editor (${editor}) did not finish cleanly; the plan is unchanged.` };
     return { text: await readFile(file, 'utf8') };
   } finally {

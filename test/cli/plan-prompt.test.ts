@@ -42,7 +42,7 @@ describe('the plan review at the terminal', () => {
     expect(await ask(llm, streams)).toBe(1);
     llm.assertDone();
     expect(streams.err.text).toContain(
-      'Research plan:\n1. Running costs\n2. Grants\nEstimate: 5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)\nStart? [Y/n/e(dit)] ',
+      'Research plan:\n1. Running costs\n2. Grants\nEstimate: 5m 00s–9m 00s · $0.20–$0.60 (from earlier runs)\nStart? [Y/n/e(dit)/t(ype)] ',
     );
     expect(streams.err.text).toMatch(/Cancelled before research started \(session [0-9a-f-]{36}\)\.\n$/);
     expect(streams.out.text).toBe('');
@@ -80,7 +80,7 @@ describe('the plan review at the terminal', () => {
     expect(await ask(llm, streams)).toBe(0);
     llm.assertDone();
     expect(streams.err.text).toContain(
-      'Write the plan as numbered steps: "1. …", one per line.\nStart? [Y/n/e(dit)] ',
+      'Write the plan as numbered steps: "1. …", one per line.\nStart? [Y/n/e(dit)/t(ype)] ',
     );
   });
 
@@ -116,7 +116,7 @@ describe('the plan review at the terminal', () => {
     const streams = io(['e\n', 'n\n']);
     expect(await ask(llm, streams, 'false')).toBe(1);
     expect(streams.err.text).toContain(
-      'The editor (false) did not finish cleanly; the plan is unchanged.\nStart? [Y/n/e(dit)] ',
+      'The editor (false) did not finish cleanly; the plan is unchanged.\nStart? [Y/n/e(dit)/t(ype)] ',
     );
   });
 });

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -15,10 +15,10 @@ const BIN = join(import.meta.dirname, '../../bin/deep-research.js');
 const children: ChildProcess[] = [];
 
 /** The CLI as a person runs it: its own process, given `env` over a clean environment. */
-function cli(args: string[], env: Record<string, string>, how: 'pipe' | 'pty' = 'pipe') {
+function cli(args: string[], env: Record<string, string>, how: 'pipe' | 'pty' | 'pty-typing' = 'pipe') {
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env };
   const child =
-    how === 'pty'
+    how !== 'pipe'
       ? // util-linux `script` gives the command a pseudo-terminal for stdin, stdout and stderr.
         spawn('script', ['-qfec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], {
           env: base,
@@ -26,13 +26,15 @@ function cli(args: string[], env: Record<string, string>, how: 'pipe' | 'pty' = 
       : spawn(process.execPath, [BIN, ...args], { env: base });
   children.push(child);
   const out = { stdout: '', stderr: '' };
+  const typing = how === 'pty-typing';
   child.stdout?.on('data', (d: Buffer) => {
     out.stdout += d.toString();
   });
   child.stderr?.on('data', (d: Buffer) => {
     out.stderr += d.toString();
   });
-  child.stdin?.end();
+  // Typing: the test types into the terminal (child.stdin) as a person would.
+  if (!typing) child.stdin?.end();
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { child, out, exited };
 }
@@ -195,6 +197,49 @@ describe('the CLI as a process', () => {
     const listed = io();
     expect(await runCli(['sessions', 'list', '--status', 'interrupted'], embedded, listed)).toBe(0);
     expect(listed.out.text).toContain('How do tides work when the terminal');
+  }, 120_000);
+
+  it('lets the plan editor have the terminal: what is typed in it reaches the editor, and the research follows the plan saved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-editor-'));
+    // An editor that, like vi, polls the terminal for keys (a Node script), and saves the line typed as the plan.
+    const editor = join(dir, 'editor.mjs');
+    writeFileSync(
+      editor,
+      [
+        `#!${process.execPath}`,
+        "import { writeFileSync } from 'node:fs';",
+        "let typed = '';",
+        "process.stdout.write('EDITOR READY\\n');",
+        "process.stdin.on('data', (d) => {",
+        '  typed += d;',
+        '  if (!/[\\r\\n]/.test(typed)) return;',
+        "  writeFileSync(process.argv[2], typed.split(/[\\r\\n]/)[0] + '\\n');",
+        '  process.exit(0);',
+        '});',
+      ].join('\n'),
+    );
+    chmodSync(editor, 0o755);
+    const question = 'How do tidal barrages work, edited in an editor?';
+    const run = cli(
+      ['ask', '--no-clarify', question],
+      { ...env.env, EDITOR: editor, PAGER: 'cat' },
+      'pty-typing',
+    );
+    await eventually(
+      async () => run.out.stdout.includes('Start? [Y/n/e(dit)/t(ype)]'),
+      60_000,
+      'the plan prompt',
+    );
+    run.child.stdin!.write('e\r');
+    await eventually(async () => run.out.stdout.includes('EDITOR READY'), 30_000, 'the editor');
+    // Typed key by key, as a person types.
+    for (const key of '1. Only tidal barrages in Europe\r') {
+      run.child.stdin!.write(key);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    expect(await run.exited).toBe(0);
+    const { rows } = await db.query('SELECT status, plan FROM sessions WHERE question = $1', [question]);
+    expect(rows).toEqual([{ status: 'done', plan: '1. Only tidal barrages in Europe' }]);
   }, 120_000);
 
   it('ends quietly when its reader goes away, and prints no escape codes under NO_COLOR in a terminal', async () => {
