@@ -88,7 +88,11 @@ async function inEditor(
 ): Promise<{ text: string } | { error: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'deep-research-plan-'));
   const file = join(dir, 'plan.md');
-  const tty = stdin as Io['stdin'] & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (raw: boolean) => void };
+  const tty = stdin as Io['stdin'] & {
+    isTTY?: boolean;
+    isRaw?: boolean;
+    setRawMode?: (raw: boolean) => void;
+  };
   const raw = Boolean(tty.isTTY && tty.isRaw);
   try {
     await writeFile(file, `${plan}\n`);
