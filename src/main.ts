@@ -1,5 +1,5 @@
 import { COMMANDS, parseCommand, specFor } from './cli/commands.js';
-import { commandHelp, USAGE, VERSION } from './cli/help.js';
+import { commandHelp, usage, VERSION } from './cli/help.js';
 import type { Io } from './cli/io.js';
 import { Interruption } from './cli/terminal-lease.js';
 import { terminalLogger } from './cli/terminal-logger.js';
@@ -27,7 +27,7 @@ export async function runCli(
     return 0;
   }
   if (!command || command === 'help' || command === '--help' || command === '-h') {
-    io.stdout.write(USAGE);
+    io.stdout.write(usage(env));
     return command ? 0 : 2;
   }
   if (command === '--version' || command === '-v') {
@@ -38,7 +38,7 @@ export async function runCli(
   if (!spec) {
     const forms = COMMANDS.filter((c) => c.name === command).map((c) => `"deep-research ${c.forms[0]}"`);
     io.stderr.write(
-      forms.length ? `error: use ${forms.join(', ')}.\n` : `error: unknown command "${command}".\n\n${USAGE}`,
+      forms.length ? `error: use ${forms.join(', ')}.\n` : `error: unknown command "${command}".\n\n${usage(env)}`,
     );
     return 2;
   }

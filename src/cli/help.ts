@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { defaultDataDir } from '../data-dir.js';
 import { COMMANDS, type CommandSpec, type Flag, GLOBAL_FLAGS } from './commands.js';
 
 export const VERSION = (
@@ -14,7 +15,8 @@ const flagLines = (flags: Record<string, Flag>) =>
     return `  ${left.padEnd(22)} ${f.help}`;
   });
 
-export const USAGE = `Usage: deep-research <command>
+/** The whole help, naming the data folder this environment uses (DATA_DIR, else XDG_DATA_HOME's or the default). */
+export const usage = (env: Record<string, string | undefined>) => `Usage: deep-research <command>
 
 Commands:
 ${COMMANDS.map(entry).join('\n')}
@@ -27,8 +29,9 @@ By default the CLI shows warnings only, and a failure as one "error:" line;
 LOG_LEVEL switches to JSON logs.
 
 Sessions are kept in Postgres (DATABASE_URL) or, when it is unset, in an embedded
-database under DATA_DIR (default: your data directory, ~/.local/share/deep-research;
-"deep-research where" prints it). A .env file in the working directory is read first.
+database in ${env.DATA_DIR?.trim() || defaultDataDir(env)}
+(DATA_DIR sets another folder; "deep-research where" prints it). A .env file in the
+working directory is read first.
 `;
 
 /** One command's help (all its forms: `kb ingest`, `kb list`…) with every flag, or undefined for no such command. */

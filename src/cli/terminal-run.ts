@@ -174,14 +174,27 @@ async function finish(
   }
   const report = outcome.kind === 'done' ? outcome.report : outcome.found;
   const footer = usageFooter(report, outcome.view.usage, outcome.checkpoint.sessionId);
-  if (options.out) await writeFile(options.out, reportDocument(question, report, footer));
+  // --out was checked before the research; the folder may have gone since: the report is printed all the same.
+  const unwritten =
+    options.out === undefined
+      ? undefined
+      : await writeFile(options.out, reportDocument(question, report, footer)).then(
+          () => undefined,
+          (error: NodeJS.ErrnoException) => error.code ?? error.message,
+        );
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ type: 'result', outcome: outcome.kind, report })}\n`);
   } else {
     if (outcome.kind === 'cancelled') io.stderr.write('\nCancelled. What was found so far:\n');
     // A person at a terminal reads the report rendered (and paged when long); a pipe or file gets Markdown.
     await printReport(question, report, footer, io, pager);
-    if (options.out) io.stderr.write(`Report written to ${options.out}\n`);
+    if (options.out && !unwritten) io.stderr.write(`Report written to ${options.out}\n`);
+  }
+  if (unwritten) {
+    io.stderr.write(
+      `error: could not write the report to ${options.out} (${unwritten}); it is printed above and kept: deep-research sessions show ${id.slice(0, 8)} --out FILE\n`,
+    );
+    return 1;
   }
   return outcome.kind === 'done' ? 0 : 130;
 }

@@ -95,5 +95,12 @@ function spendText(spend: Spend): string {
     spend.tokens >= 1_000_000
       ? `${(spend.tokens / 1_000_000).toFixed(1)}M`
       : `${Math.round(spend.tokens / 1000)}k`;
-  return `${spend.sessions} ${spend.sessions === 1 ? 'session' : 'sessions'}, ${tokens} tokens, ${usd(spend.costUsd)}`;
+  // A session whose model has no price says "cost n/a" in its report: the sums say so rather than $0.00.
+  const cost =
+    spend.unpriced === 0
+      ? usd(spend.costUsd)
+      : spend.unpriced === spend.sessions && spend.costUsd === 0
+        ? 'cost n/a'
+        : `${usd(spend.costUsd)} (cost n/a for ${spend.unpriced} of them)`;
+  return `${spend.sessions} ${spend.sessions === 1 ? 'session' : 'sessions'}, ${tokens} tokens, ${cost}`;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -239,6 +239,20 @@ describe('deep-research ask', () => {
     expect(streams.err.text).toContain('Cancelled. What was found so far:');
     expect(streams.out.text).toContain(`Fact about ${URL_A} [1]`);
     expect(streams.out.text).toContain(`1. [Heat pump costs](${URL_A}), a.example`);
+  });
+
+  it('prints the report and says where it is kept when the --out folder went away during the research', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'ask-')), 'reports');
+    mkdirSync(dir);
+    const lanes = wholeSession();
+    const report = lanes.find((l) => l.name === 'report')!;
+    report.steps[0] = { ...finalReportStep, expect: () => rmSync(dir, { recursive: true }) };
+    const streams = io(['Retrofit in England\n']);
+    expect(await ask(new ScriptedLlm(lanes), { out: join(dir, 'report.md') }, streams)).toBe(1);
+    expect(streams.out.text).toContain('## Sources');
+    expect(streams.err.text).toMatch(
+      /\nerror: could not write the report to .+report\.md \(ENOENT\); it is printed above and kept: deep-research sessions show [0-9a-f]{8} --out FILE\n$/,
+    );
   });
 
   it('refuses an empty question', async () => {

@@ -57,6 +57,13 @@ describe('the command line, before anything runs', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it("names the data folder this environment uses in the help (XDG_DATA_HOME's, or DATA_DIR)", async () => {
+    expect((await run(['help'], { XDG_DATA_HOME: '/srv/xdg' })).out).toContain(
+      'database in /srv/xdg/deep-research\n(DATA_DIR sets another folder;',
+    );
+    expect((await run(['help'], { DATA_DIR: '/srv/data' })).out).toContain('database in /srv/data\n');
+  });
+
   it('exits 2 on an unknown flag for every command, and shows every flag in help COMMAND', async () => {
     for (const spec of COMMANDS) {
       const argv = [spec.name, ...(spec.sub ? [spec.sub] : []), '--bogus'];

@@ -8,7 +8,7 @@ import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { io } from '../helpers/io.js';
 import { realPostgres } from '../helpers/postgres.js';
 
-const report = (costUsd: number): FinalReport => ({
+const report = (costUsd: number | null): FinalReport => ({
   markdown: 'x',
   sources: [],
   partial: null,
@@ -23,7 +23,7 @@ describe('deep-research usage', () => {
     try {
       const lifecycle = new SessionLifecycle(db.pool, 24);
       const sessions = new SessionStore(db.pool);
-      const finished = async (id: string, requester: string, cost: number, tokens: number) => {
+      const finished = async (id: string, requester: string, cost: number | null, tokens: number) => {
         await insertRunning(
           db.pool,
           { id, origin: 'cli', requester, question: 'q' },
@@ -45,6 +45,13 @@ describe('deep-research usage', () => {
       expect(streams.out.text).toBe(
         'Your research: today 1 session, 120k tokens, $0.25 of $2.00 a day; this month 1 session, 120k tokens, $0.25.\n' +
           'This workspace: today 2 sessions, 2.5M tokens, $1.75; this month 2 sessions, 2.5M tokens, $1.75.\n',
+      );
+      // A session researched with a model that has no price: its report says "cost n/a", and so does usage.
+      await finished('00000000-0000-4000-8000-000000000003', 'local-model-user', null, 50_000);
+      const unpriced = io();
+      expect(await runCli(['usage'], { DATABASE_URL: db.url! }, unpriced)).toBe(0);
+      expect(unpriced.out.text).toContain(
+        'This workspace: today 3 sessions, 2.6M tokens, $1.75 (cost n/a for 1 of them)',
       );
     } finally {
       await db.close();

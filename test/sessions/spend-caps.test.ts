@@ -42,7 +42,7 @@ describe('spend caps', () => {
 
   it('counts what research still running holds, and says so in the refusal', async () => {
     const running = {
-      since: async () => ({ sessions: 1, tokens: 1000, costUsd: 1.2, reservedUsd: 3.5 }),
+      since: async () => ({ sessions: 1, unpriced: 0, tokens: 1000, costUsd: 1.2, reservedUsd: 3.5 }),
     } as unknown as SpendStore;
     const left = await spendLeft(running, { userDailyUsd: 5 }, who);
     expect(left.limitUsd).toBeCloseTo(0.3);

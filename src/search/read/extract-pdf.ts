@@ -12,7 +12,8 @@ export async function extractPdf(
   maxChars = Number.POSITIVE_INFINITY,
 ): Promise<ExtractedText & { pages: { read: number; of: number } }> {
   // pdf.js takes ownership of the buffer it is given; a copy keeps the caller's intact.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  // Errors only (verbosity 0): pdf.js would print its warnings about a damaged file on the terminal.
+  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   try {
     const pages: string[] = [];
     let chars = 0;

@@ -7,6 +7,8 @@ export interface Spend {
   tokens: number;
   /** What they cost (a model without a price counts nothing). */
   costUsd: number;
+  /** Of the sessions, those whose cost is unknown (a model without a price): their reports say "cost n/a". */
+  unpriced: number;
   /** What unfinished sessions and calls under way may still spend: their reservations, held until they finish. */
   reservedUsd: number;
 }
@@ -32,6 +34,8 @@ export class SpendStore {
       `WITH since AS (SELECT date_trunc($1, now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS at),
        research AS (
          SELECT count(*) FILTER (WHERE NOT s.open)::int AS sessions,
+           count(*) FILTER (WHERE NOT s.open
+             AND COALESCE(s.cost_usd, (s.report->>'costUsd')::float8) IS NULL)::int AS unpriced,
            COALESCE(sum(COALESCE(s.cost_usd, (s.report->>'costUsd')::float8)) FILTER (WHERE NOT s.open), 0) AS cost,
            COALESCE(sum(s.reserved_usd) FILTER (WHERE s.open), 0) AS reserved,
            COALESCE(sum((SELECT sum(u.input_tokens + u.output_tokens) FROM session_usage u
@@ -52,13 +56,14 @@ export class SpendStore {
          SELECT COALESCE(sum(h.reserved_usd), 0) AS reserved FROM spend_holds h
          WHERE h.created_at > now() - interval '15 minutes'
            AND ($2::text IS NULL OR h.requester = $2) AND ($3::text IS NULL OR h.team_id = $3))
-       SELECT r.sessions, r.reserved + h.reserved AS reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens
+       SELECT r.sessions, r.unpriced, r.reserved + h.reserved AS reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens
        FROM research r, asked a, held h`,
       [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, HOLDS_SPENDING],
     );
     const r = rows[0];
     return {
       sessions: Number(r.sessions),
+      unpriced: Number(r.unpriced),
       tokens: Number(r.tokens),
       costUsd: Number(r.cost),
       reservedUsd: Number(r.reserved),
