@@ -38,7 +38,9 @@ export async function runCli(
   if (!spec) {
     const forms = COMMANDS.filter((c) => c.name === command).map((c) => `"deep-research ${c.forms[0]}"`);
     io.stderr.write(
-      forms.length ? `error: use ${forms.join(', ')}.\n` : `error: unknown command "${command}".\n\n${usage(env)}`,
+      forms.length
+        ? `error: use ${forms.join(', ')}.\n`
+        : `error: unknown command "${command}".\n\n${usage(env)}`,
     );
     return 2;
   }
