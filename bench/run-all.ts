@@ -20,6 +20,7 @@ const BENCHES = [
   'citations-languages',
   'reuse',
   'untrusted-input',
+  'startup',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 

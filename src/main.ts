@@ -1,15 +1,15 @@
 import { COMMANDS, parseCommand, specFor } from './cli/commands.js';
-import { commandHelp, usage, VERSION } from './cli/help.js';
+import { commandHelp, usage } from './cli/help.js';
 import type { Io } from './cli/io.js';
 import { Interruption } from './cli/terminal-lease.js';
 import { terminalLogger } from './cli/terminal-logger.js';
-import { runCommand } from './cli-commands.js';
 import type { Config } from './config/load-config.js';
 import { withEnvFile } from './env-file.js';
 import { currentSessionId } from './jobs/session-scope.js';
-import { createLogger } from './logger.js';
 import { AppError, describeError } from './ports/errors.js';
+import type { Logger } from './ports/logger.js';
 import { secretsOf } from './redact-secrets.js';
+import { VERSION } from './version.js';
 
 /** Parses the command line and runs one command; returns the exit code. */
 export async function runCli(
@@ -57,6 +57,12 @@ export async function runCli(
   // NO_COLOR (no-color.org) or --no-color: no styling and no cursor movement anywhere.
   const plain = Boolean(flags['no-color'] || env.NO_COLOR?.trim());
   const cli = { ...io, plain };
+  // The commands (and everything they use: models, Slack, the database) load only when one runs:
+  // `--version` and `help` load none of it.
+  const [{ runCommand }, { createLogger }] = await Promise.all([
+    import('./cli-commands.js'),
+    import('./logger.js'),
+  ]);
   const cliLogger = (config: Config) =>
     config.logLevel
       ? createLogger(config.logLevel, secretsOf(env))
@@ -115,18 +121,22 @@ export async function runFromProcess(): Promise<void> {
   // session it came from, when it came from one) and carry on. Logging that fails itself is dropped:
   // it must never become the next uncaught error.
   const env = withEnvFile(process.env, process.cwd());
-  const log = createLogger('error', secretsOf(env));
+  let log: Logger | undefined;
   let logging = false;
   const carryOn = (what: string) => (error: unknown) => {
     if (streamGone(error) || logging || gone) return;
     logging = true;
-    try {
-      log.error({ err: error, sessionId: currentSessionId() }, `${what}; the process carries on`);
-    } catch {
+    const sessionId = currentSessionId();
+    void import('./logger.js')
+      .then(({ createLogger }) => {
+        log ??= createLogger('error', secretsOf(env));
+        log.error({ err: error, sessionId }, `${what}; the process carries on`);
+      })
       // The log's own stream failed: nothing more to do.
-    } finally {
-      logging = false;
-    }
+      .catch(() => {})
+      .finally(() => {
+        logging = false;
+      });
   };
   process.on('unhandledRejection', carryOn('unhandled rejection'));
   process.on('uncaughtException', carryOn('uncaught exception'));

@@ -1,10 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { defaultDataDir } from '../data-dir.js';
 import { COMMANDS, type CommandSpec, type Flag, GLOBAL_FLAGS } from './commands.js';
-
-export const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 const entry = (spec: CommandSpec) =>
   [...spec.forms.map((f) => `  ${f}`), ...spec.about.map((l) => `      ${l}`)].join('\n');
