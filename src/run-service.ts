@@ -3,7 +3,7 @@ import { openStoreWhenReachable } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { startApp } from './compose-slack.js';
 import type { Config } from './config/load-config.js';
-import { requireSlack } from './config/requirements.js';
+import { requireServiceSettings, requireSlack } from './config/requirements.js';
 import type { EngineBase } from './engine/session-context.js';
 import { runMaintenance } from './jobs/maintenance.js';
 import { RESPONSE_ENDED_CHANNEL } from './jobs/notice-listener.js';
@@ -49,6 +49,8 @@ export async function runService(
   stop: AbortSignal,
   options: ServiceOptions,
 ): Promise<number> {
+  // Every missing setting in one message, before the database or any model is touched.
+  requireServiceSettings(config, options.mode);
   const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
   const metrics = prometheusMetrics(logger);
   const store = await openStoreWhenReachable(config, logger, stop);

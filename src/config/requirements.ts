@@ -11,12 +11,25 @@ import type { Config } from './config-shape.js';
  * backend's own settings (a hosted backend's key) when it researches.
  */
 export function requireResearchSettings(config: Config): void {
-  const problems = [
+  const problems = researchProblems(config);
+  if (problems.length) throw new ConfigError('missing_env', settingsMessage(problems));
+}
+
+/**
+ * Everything a service needs, in one message before anything slow starts:
+ * `serve` its Slack settings and research's, a worker research's.
+ */
+export function requireServiceSettings(config: Config, mode: 'serve' | 'worker'): void {
+  const problems = [...(mode === 'serve' ? slackProblems(config) : []), ...researchProblems(config)];
+  if (problems.length) throw new ConfigError('missing_env', settingsMessage(problems));
+}
+
+function researchProblems(config: Config): string[] {
+  return [
     attempt(() => requireModelAccess(config)),
     searchKeyProblem(config.search),
     backendMissing(config),
   ].filter((p): p is string => Boolean(p));
-  if (problems.length) throw new ConfigError('missing_env', settingsMessage(problems));
 }
 
 function attempt(check: () => unknown): string | undefined {
@@ -57,18 +70,22 @@ export function sharedAccess(config: Config): SharedAccess {
 
 /** What `serve` needs: a bot token, and a signing secret unless Socket Mode is on. */
 export function requireSlack(config: Config): Required<Pick<Config['slack'], 'botToken'>> & Config['slack'] {
-  const { slack } = config;
-  if (!slack.botToken) {
-    throw new ConfigError(
-      'missing_env',
-      "SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions.",
-    );
-  }
-  if (!slack.appToken && !slack.signingSecret) {
-    throw new ConfigError(
-      'missing_env',
-      'SLACK_SIGNING_SECRET is not set: set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
-    );
-  }
-  return { ...slack, botToken: slack.botToken };
+  const problems = slackProblems(config);
+  if (problems.length) throw new ConfigError('missing_env', settingsMessage(problems));
+  return { ...config.slack, botToken: config.slack.botToken! };
+}
+
+function slackProblems({ slack }: Config): string[] {
+  return [
+    ...(slack.botToken
+      ? []
+      : [
+          "SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions.",
+        ]),
+    ...(slack.appToken || slack.signingSecret
+      ? []
+      : [
+          'SLACK_SIGNING_SECRET is not set: set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
+        ]),
+  ];
 }

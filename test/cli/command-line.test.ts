@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,19 @@ describe('the command line, before anything runs', () => {
         '  - OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.\n' +
         '  - SEARCH_PROVIDER=brave needs BRAVE_API_KEY: set it, or choose another provider.\n',
     });
+    // serve, on a fresh machine with no .env: Slack's settings and research's, all at once, before any database.
+    const dataDir = mkdtempSync(join(tmpdir(), 'serve-'));
+    const serve = await run(['serve'], { DATA_DIR: dataDir });
+    expect(serve).toEqual({
+      code: 1,
+      out: '',
+      err:
+        'error: 3 settings need fixing:\n' +
+        "  - SLACK_BOT_TOKEN is not set: set it to the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions.\n" +
+        '  - SLACK_SIGNING_SECRET is not set: set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.\n' +
+        '  - OPENAI_API_KEY is not set: set it to your OpenAI API key, or set OPENAI_BASE_URL to an OpenAI-compatible server.\n',
+    });
+    expect(readdirSync(dataDir)).toEqual([]);
     const invalid = await run(['ask', 'q'], { MAX_TASKS: '9', PORT: 'eighty', OPENAI_API_KEY: 'k' });
     expect(invalid.code).toBe(1);
     expect(invalid.err).toMatch(
