@@ -16,8 +16,10 @@ import type { TerminalRunDeps } from './cli/terminal-run.js';
 import { researchReady, withStore } from './compose.js';
 import { composeSessions, type SessionsRoom } from './compose-sessions.js';
 import { type Config, loadConfig } from './config/load-config.js';
+import { listenForNotices } from './jobs/notice-listener.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import type { Logger } from './ports/logger.js';
+import { CANCEL_CHANNEL } from './sessions/records/cancel-requests.js';
 import type { Store } from './sessions/records/store.js';
 
 export interface AskFlags {
@@ -70,15 +72,16 @@ export async function askFromCli(
     if (flags.background)
       return submitCommand({ ...store, service: room.service, requester }, flags.question, io);
     const engine = await room.engine();
+    const deps = {
+      ...terminalRunDeps(config, logger, store, room, true),
+      maxQuestionChars: config.slack.maxQuestionChars,
+    };
     try {
-      const deps = {
-        ...terminalRunDeps(config, logger, store, room),
-        maxQuestionChars: config.slack.maxQuestionChars,
-      };
       return await askCommand(deps, { ...flags, files: { given: found.files, skipped: [] } }, io);
     } finally {
       // MCP servers started for this command (stdio) stop with it.
       await engine.externalTools?.close();
+      await deps.close();
     }
   });
 }
@@ -101,7 +104,7 @@ export async function sessionActionFromCli(
       newSessionId: randomUUID,
     });
     const deps = {
-      ...terminalRunDeps(config, logger, store, room),
+      ...terminalRunDeps(config, logger, store, room, action !== 'cancel'),
       sessions: store.sessions,
       terminals: store.terminals,
     };
@@ -114,12 +117,23 @@ export async function sessionActionFromCli(
         : moreCommand(deps, id, options, io));
     } finally {
       await engine.externalTools?.close();
+      await deps.close();
     }
   });
 }
 
-/** What running a session in this terminal needs: the room's runner and use cases, and this process's lease. */
-function terminalRunDeps(config: Config, logger: Logger, store: Store, room: SessionsRoom): TerminalRunDeps {
+/**
+ * What running a session in this terminal needs: the room's runner and use
+ * cases, and this process's lease; when it `runs` a session on Postgres,
+ * cancel notices heard at once (`close` stops hearing them).
+ */
+function terminalRunDeps(
+  config: Config,
+  logger: Logger,
+  store: Store,
+  room: SessionsRoom,
+  runs: boolean,
+): TerminalRunDeps & { close: () => Promise<void> } {
   const owner = `cli:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = config.jobs.leaseMs;
   const lease = new TerminalLease(
@@ -128,6 +142,10 @@ function terminalRunDeps(config: Config, logger: Logger, store: Store, room: Ses
     leaseMs,
     logger,
   );
+  const notices =
+    runs && store.db.url && !store.db.embedded
+      ? listenForNotices(store.db.url, { [CANCEL_CHANNEL]: (id) => lease.noticed(id) }, logger)
+      : undefined;
   return {
     logger,
     runner: room.run,
@@ -137,5 +155,6 @@ function terminalRunDeps(config: Config, logger: Logger, store: Store, room: Ses
     estimatePlan: room.estimatePlan,
     pager: config.pager,
     editor: config.editor,
+    close: async () => notices?.stop(),
   };
 }

@@ -30,6 +30,8 @@ export interface SessionLease {
  * `interrupted`) stops it as an interruption.
  */
 export class TerminalLease {
+  private readonly beats = new Map<string, () => void>();
+
   constructor(
     private readonly leases: SessionLease,
     /** Where a terminal's session is put to rest interrupted (store/terminal-lifecycle.ts). */
@@ -49,21 +51,35 @@ export class TerminalLease {
 
   keep(id: string): { lost: AbortSignal; stop: () => void } {
     const lost = new AbortController();
-    const timer = setInterval(
-      () => {
-        this.leases.heartbeat(id).then(
-          (beat) => {
-            if (!beat.held) lost.abort(new Interruption('this process was paused past its lease', true));
-            else if (beat.cancelRequested) lost.abort(new Error('cancelled with deep-research cancel'));
-          },
-          // A database blip: the next beat tries again, well inside the lease.
-          (err) => this.log.warn({ err, sessionId: id }, 'could not renew the session lease'),
-        );
-      },
-      Math.max(1000, this.leaseMs / 3),
-    );
+    const beat = () => {
+      this.leases.heartbeat(id).then(
+        (now) => {
+          if (!now.held) lost.abort(new Interruption('this process was paused past its lease', true));
+          else if (now.cancelRequested) lost.abort(new Error('cancelled with deep-research cancel'));
+        },
+        // A database blip: the next beat tries again, well inside the lease.
+        (err) => this.log.warn({ err, sessionId: id }, 'could not renew the session lease'),
+      );
+    };
+    const timer = setInterval(beat, Math.max(1000, this.leaseMs / 3));
     timer.unref();
-    return { lost: lost.signal, stop: () => clearInterval(timer) };
+    this.beats.set(id, beat);
+    return {
+      lost: lost.signal,
+      stop: () => {
+        clearInterval(timer);
+        this.beats.delete(id);
+      },
+    };
+  }
+
+  /**
+   * A cancel was announced for `id` (Postgres NOTIFY, heard by the
+   * composition): look at once instead of at the next beat, so a cancel from
+   * another terminal stops this run within a second.
+   */
+  noticed(id: string): void {
+    this.beats.get(id)?.();
   }
 
   interrupt(id: string): Promise<boolean> {

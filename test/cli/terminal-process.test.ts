@@ -178,6 +178,30 @@ describe('the CLI as a process', () => {
     expect((await statusOf(question))!.status).toBe('cancelled');
   }, 120_000);
 
+  it('stops at once when cancelled from another terminal on Postgres, long before its lease would be checked', async () => {
+    const question = 'How do tides work when cancelled from another terminal?';
+    // A lease checked every 100 s: only the cancel notice can stop the run in time.
+    const slow = { ...env.env, LEASE_SECONDS: '300' };
+    const run = cli(['ask', '--no-clarify', '--yes', question], slow);
+    const row = await eventually(
+      async () => {
+        const found = await statusOf(question);
+        return found && (await agentsStarted(found.id)) > 0 ? found : undefined;
+      },
+      60_000,
+      'research under way',
+    );
+    const cancelled = io();
+    const asked = Date.now();
+    expect(await runCli(['cancel', row.id.slice(0, 8)], slow, cancelled)).toBe(0);
+    expect(cancelled.out.text).toContain(`Stopping session ${row.id.slice(0, 8)}`);
+    expect(await run.exited).toBe(130);
+    // Within a second or two of the notice; generous here for a busy machine.
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    expect((await statusOf(question))!.status).toBe('cancelled');
+    expect(run.out.stderr).toContain('Cancelled. What was found so far:');
+  }, 120_000);
+
   it('ends within seconds when its terminal goes away, resting its session interrupted, and never loops', async () => {
     const question = 'How do tides work when the terminal window is closed?';
     // The embedded database, as a new install has it: the process holds its data folder until it ends.
