@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
+import { lockEmbedded } from './embedded-lock.js';
 
 /** A pool, or one client inside a transaction: what a statement needs to run. */
 export type Queryable = Pick<pg.Pool, 'query'>;
@@ -20,7 +21,8 @@ export interface Database {
  * `url` set: that Postgres. Unset: PGlite under `dataDir`, served in-process
  * over its socket server so `pg` reaches it through the same code path. The
  * embedded database is single-session: transactions must stay short and never
- * await another query while open, and only one process may use it.
+ * await another query while open, and only one process may use it (a second
+ * is refused in one sentence: embedded-lock.ts).
  */
 export async function openDatabase(options: {
   url?: string;
@@ -46,9 +48,19 @@ export async function openDatabase(options: {
   }
   const dir = resolve(options.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
-  await server.start();
+  const unlock = lockEmbedded(resolve(options.dataDir), resolve(options.dataDir, 'pglite.lock'));
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer;
+  try {
+    db = await PGlite.create(dir);
+    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
+    await server.start();
+  } catch (error) {
+    await db?.close().catch(() => {});
+    unlock();
+    throw error;
+  }
+  const embedded = db;
   const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5, ...limits });
   watch(pool);
@@ -59,7 +71,8 @@ export async function openDatabase(options: {
     close: async () => {
       await pool.end();
       await server.stop();
-      await db.close();
+      await embedded.close();
+      unlock();
     },
   } satisfies Database;
 }

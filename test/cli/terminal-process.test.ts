@@ -202,6 +202,30 @@ describe('the CLI as a process', () => {
     expect(run.out.stderr).toContain('Cancelled. What was found so far:');
   }, 120_000);
 
+  it('tells a second terminal in one sentence that the embedded database is in use, and by which process', async () => {
+    const question = 'How do tides work on the embedded database?';
+    const embedded = { ...env.env, DATABASE_URL: '', DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-data-')) };
+    const run = cli(['ask', '--no-clarify', '--yes', question], embedded);
+    await eventually(async () => run.out.stderr.includes('[1.1]'), 60_000, 'research under way');
+    for (const args of [
+      ['cancel', 'abcdef12'],
+      ['sessions', 'list'],
+      ['ask', '--no-clarify', '--yes', 'Q?'],
+    ]) {
+      const second = io();
+      expect(await runCli(args, embedded, second)).toBe(1);
+      expect(second.err.text).toBe(
+        `error: The embedded database in ${embedded.DATA_DIR} is in use by another deep-research process (PID ${run.child.pid}): wait for it to end or stop it, or set DATABASE_URL to a Postgres database to run several at once.\n`,
+      );
+    }
+    // The first goes on undisturbed to its report.
+    expect(await run.exited).toBe(0);
+    expect(run.out.stdout).toContain('## Sources');
+    const after = io();
+    expect(await runCli(['sessions', 'list'], embedded, after)).toBe(0);
+    expect(after.out.text).toContain('done');
+  }, 120_000);
+
   it('ends within seconds when its terminal goes away, resting its session interrupted, and never loops', async () => {
     const question = 'How do tides work when the terminal window is closed?';
     // The embedded database, as a new install has it: the process holds its data folder until it ends.

@@ -1,0 +1,27 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/ports/errors.js';
+import { openDatabase } from '../../src/store/database.js';
+
+describe('the embedded database', () => {
+  it('belongs to one process at a time: a second opener is told who has it, and a lock left by a dead process is taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pglite-lock-'));
+    const first = await openDatabase({ dataDir: dir });
+    const refused = await openDatabase({ dataDir: dir }).catch((e) => e);
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect(refused.message).toBe(
+      `The embedded database in ${dir} is in use by another deep-research process (PID ${process.pid}): wait for it to end or stop it, or set DATABASE_URL to a Postgres database to run several at once.`,
+    );
+    // The first is untouched by the refusal.
+    expect((await first.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await first.close();
+
+    // Freed on close; and a lock whose process is gone (killed outright) does not keep anyone out.
+    writeFileSync(join(dir, 'pglite.lock'), JSON.stringify({ pid: 2 ** 22 + 7, host: hostname() }));
+    const next = await openDatabase({ dataDir: dir });
+    expect((await next.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await next.close();
+  }, 60_000);
+});
