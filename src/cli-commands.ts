@@ -16,7 +16,6 @@ import { type Config, loadConfig } from './config/load-config.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
 import { secretsOf, urlWithoutSecrets } from './redact-secrets.js';
-import { runService } from './run-service.js';
 import { knowledgeLibrary } from './search/knowledge/ingest-documents.js';
 import { McpTools } from './search/mcp/mcp-tools.js';
 import { DocumentReader } from './search/read/document-reader.js';
@@ -121,6 +120,8 @@ export async function runCommand(
     case 'serve': {
       const config = loadConfig(env);
       const logger = createLogger(config.logLevel ?? 'info', secretsOf(env));
+      // The Slack app and the worker load only for the commands that run them.
+      const { runService } = await import('./run-service.js');
       return runService(config, logger, io.signal, { mode: spec.name as 'worker' | 'serve' });
     }
     case 'kb ingest':
