@@ -16,18 +16,13 @@ import { claimUnits } from '../src/engine/citations/claim-units.js';
 import { findQuote } from '../src/engine/citations/source-quote.js';
 import { figuresOf } from '../src/engine/citations/text-terms.js';
 import { checkCitations } from '../src/engine/phases/check-citations.js';
-import { newSession } from '../src/engine/run-session.js';
-import { createContext } from '../src/engine/session-context.js';
 import { countTokens } from '../src/llm/count-tokens.js';
-import { systemClock } from '../src/ports/clock.js';
 import type { Llm, LlmRequest } from '../src/ports/llm.js';
-import { silentLogger } from '../src/ports/logger.js';
-import { insertRunning } from '../src/sessions/records/insert-session.js';
 import { openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { SourceTextStore } from '../src/store/source-text-store.js';
-import { prompts, testSettings } from '../test/helpers/engine-harness.js';
 import { type Language, PAGES, type RealStatement, STATEMENTS } from './citations-languages-corpus.js';
+import { checkSession } from './lib/check-session.js';
 import { fmt, report } from './lib/stats.js';
 
 const pages = PAGES.map((p, i) => ({ ...p, n: i + 1, url: `https://pages.example/${p.id}` }));
@@ -111,32 +106,7 @@ function recordingJudge(statements: RealStatement[]) {
 
 async function judged(store: SourceTextStore, pool: import('pg').Pool, statements: RealStatement[]) {
   const judge = recordingJudge(statements);
-  const id = crypto.randomUUID();
-  await insertRunning(
-    pool,
-    { id, origin: 'cli', requester: 'bench', question: 'Corpus' },
-    { backend: 'agents', sessionId: id },
-  );
-  const ctx = createContext(
-    {
-      llm: judge.llm,
-      prompts,
-      countTokens,
-      clock: systemClock,
-      logger: silentLogger,
-      emit: () => {},
-      saveCheckpoint: async () => {},
-      sourceTexts: store,
-    },
-    testSettings({ citationCheck: { mode: 'model', timeMs: 120_000, tokens: 200_000 } }),
-    newSession(id, { question: 'Corpus' }),
-    new AbortController().signal,
-    false,
-  );
-  for (const page of pages) {
-    ctx.sources.add({ kind: 'web', key: page.url, url: page.url, title: page.title, snippet: '' });
-    await store.keep(id, { key: page.url, n: page.n, url: page.url, title: page.title, text: page.text });
-  }
+  const ctx = await checkSession(store, pool, judge.llm, { mode: 'model', tokens: 200_000 }, pages);
   const markdown = statements.map((s) => `- ${s.text} [${pageOf(s.cited).n}]`).join('\n');
   const started = performance.now();
   const checked = await checkCitations(ctx, markdown);

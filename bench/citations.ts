@@ -13,20 +13,15 @@ import { MIGRATIONS_DIR } from '../src/compose.js';
 import { citationSpans } from '../src/engine/citations/citation-spans.js';
 import { claimUnits } from '../src/engine/citations/claim-units.js';
 import { checkCitations } from '../src/engine/phases/check-citations.js';
-import { newSession } from '../src/engine/run-session.js';
-import { createContext } from '../src/engine/session-context.js';
 import { countTokens } from '../src/llm/count-tokens.js';
-import { systemClock } from '../src/ports/clock.js';
 import type { Llm, LlmRequest } from '../src/ports/llm.js';
-import { silentLogger } from '../src/ports/logger.js';
 import { extractHtml } from '../src/search/read/extract-html.js';
-import { insertRunning } from '../src/sessions/records/insert-session.js';
 import { openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { SourceTextStore } from '../src/store/source-text-store.js';
 import { judged } from '../test/fakes/rule-llm.js';
-import { prompts, testSettings } from '../test/helpers/engine-harness.js';
 import { CORPUS } from './citations-corpus.js';
+import { checkSession } from './lib/check-session.js';
 import { fmt, report } from './lib/stats.js';
 
 const REPORTS = 4;
@@ -129,32 +124,7 @@ async function run(
   };
   for (let r = 0; r < REPORTS; r++) {
     const mine = order.filter((_, i) => i % REPORTS === r);
-    const id = crypto.randomUUID();
-    await insertRunning(
-      pool,
-      { id, origin: 'cli', requester: 'bench', question: 'Corpus' },
-      { backend: 'agents', sessionId: id },
-    );
-    const ctx = createContext(
-      {
-        llm,
-        prompts,
-        countTokens,
-        clock: systemClock,
-        logger: silentLogger,
-        emit: () => {},
-        saveCheckpoint: async () => {},
-        sourceTexts: store,
-      },
-      testSettings({ citationCheck: { mode, timeMs: 120_000, tokens: 60_000 } }),
-      newSession(id, { question: 'Corpus' }),
-      new AbortController().signal,
-      false,
-    );
-    for (const page of pages) {
-      ctx.sources.add({ kind: 'web', key: page.url, url: page.url, title: page.title, snippet: '' });
-      await store.keep(id, { key: page.url, n: page.n, url: page.url, title: page.title, text: page.text });
-    }
+    const ctx = await checkSession(store, pool, llm, { mode, tokens: 60_000 }, pages);
     const markdown = mine.map((c) => `- ${c.text.replace(/\.$/, '')} [${c.cited}].`).join('\n');
     const started = performance.now();
     const checked = await checkCitations(ctx, markdown);
