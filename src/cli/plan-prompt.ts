@@ -32,7 +32,12 @@ export async function reviewPlanAtPrompt(
   const lines: string[] = [];
   let waiting: ((line: string | null) => void) | undefined;
   rl.on('line', (line) => (waiting ? waiting(line) : lines.push(line)));
-  rl.once('close', () => waiting?.(null));
+  // Input that ended closes the interface: it can no longer be paused (Node 24 throws).
+  let closed = false;
+  rl.once('close', () => {
+    closed = true;
+    waiting?.(null);
+  });
   const next = () =>
     new Promise<string | null>((resolve) => {
       if (lines.length) return resolve(lines.shift()!);
@@ -54,9 +59,9 @@ export async function reviewPlanAtPrompt(
       let text: string;
       if (edit.editor && !typed) {
         // The editor owns the terminal while it runs: nothing here reads a key meant for it.
-        rl.pause();
+        if (!closed) rl.pause();
         const edited = await inEditor(edit.editor, edit.plan, io.stdin);
-        rl.resume();
+        if (!closed) rl.resume();
         if ('error' in edited) {
           io.stderr.write(`${edited.error}\n${ASK}`);
           continue;
