@@ -14,12 +14,15 @@ export interface MigrationResult {
  * Applies `migrations/NNN_name.sql` in order, each in its own transaction and
  * recorded in `schema_migrations`; already-applied files are skipped, so a
  * second run is a no-op. An advisory lock makes a second process starting at
- * the same time wait, then find nothing left to do.
+ * the same time wait, then find nothing left to do. A database already up to
+ * date is told by one read, without the lock (most starts: a command's start
+ * waits on it).
  */
 export async function migrate(pool: pg.Pool, dir: string): Promise<MigrationResult> {
   const files = readdirSync(dir)
     .filter((f) => FILE.test(f))
     .sort((a, b) => Number(FILE.exec(a)![1]) - Number(FILE.exec(b)![1]));
+  if (await upToDate(pool, files)) return { applied: [] };
   const client = await pool.connect();
   const applied: string[] = [];
   try {
@@ -52,3 +55,17 @@ export async function migrate(pool: pg.Pool, dir: string): Promise<MigrationResu
   }
   return { applied };
 }
+
+async function upToDate(pool: pg.Pool, files: string[]): Promise<boolean> {
+  try {
+    const { rows } = await pool.query<{ id: number }>('SELECT id FROM schema_migrations');
+    const done = new Set(rows.map((r) => r.id));
+    return files.every((file) => done.has(Number(FILE.exec(file)![1])));
+  } catch (error) {
+    // A new database has no table yet: the locked path creates it.
+    if ((error as { code?: string }).code === UNDEFINED_TABLE) return false;
+    throw error;
+  }
+}
+
+const UNDEFINED_TABLE = '42P01';

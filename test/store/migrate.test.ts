@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -91,6 +94,30 @@ describe.each([
       'slack_outbox',
       'spend_holds',
     ]);
+  });
+});
+
+describe('a database already migrated', () => {
+  it('is told by one read, and a migration added since is applied (and only it)', async () => {
+    const db = await emptyPostgres();
+    opened.push(db);
+    await migrate(db.pool, MIGRATIONS_DIR);
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+    writeFileSync(join(dir, '999_added.sql'), 'CREATE TABLE added_since (id int);');
+    const queries: string[] = [];
+    const query = db.pool.query.bind(db.pool);
+    const spied = Object.assign(Object.create(db.pool), {
+      query: (text: string, ...rest: unknown[]) => {
+        queries.push(text);
+        return (query as (t: string, ...r: unknown[]) => unknown)(text, ...rest);
+      },
+    });
+    expect((await migrate(spied, MIGRATIONS_DIR)).applied).toEqual([]);
+    expect(queries).toEqual(['SELECT id FROM schema_migrations']);
+    expect((await migrate(db.pool, dir)).applied).toEqual(['999_added.sql']);
+    expect((await db.pool.query('SELECT count(*)::int AS n FROM added_since')).rows).toEqual([{ n: 0 }]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ProviderError } from '../../ports/errors.js';
 import type {
   ExternalDocument,
@@ -161,6 +159,12 @@ export class McpTools implements ExternalTools, ExternalToolsStatus {
 }
 
 async function connect(server: McpServerConfig, timeoutMs: number): Promise<Client> {
+  // The SDK (with its schema validator) loads when a server is first used, not at every command's start.
+  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const client = new Client({ name: 'deep-research', version: '1' });
   const transport = server.url
     ? new StreamableHTTPClientTransport(new URL(server.url), {
