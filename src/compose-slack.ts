@@ -42,7 +42,18 @@ export async function startApp(
   limits: SlackRateLimits,
   logger: Logger,
   stop: AbortSignal,
-  { running, metrics, webhook }: { running: () => number; metrics: PrometheusMetrics; webhook?: Webhook },
+  {
+    running,
+    metrics,
+    webhook,
+    waiting,
+  }: {
+    running: () => number;
+    metrics: PrometheusMetrics;
+    webhook?: Webhook;
+    /** Told why Slack cannot be reached, each time (for /healthz). */
+    waiting?: (why: string) => void;
+  },
 ): Promise<SlackApp | undefined> {
   const slack = requireSlack(config);
   const api = slackApiFor('listeners', slack.botToken, limits, logger, slack.apiUrl, metrics);
@@ -57,6 +68,7 @@ export async function startApp(
           )
         : null,
     cause: (error) => (error as { code?: string }).code ?? (error as Error).message,
+    ...(waiting && { waiting }),
   });
   if (!identity) return undefined;
   const deliver = () => delivery.dispatcher.nudge();
@@ -115,8 +127,6 @@ export async function startApp(
       signingSecret: slack.signingSecret,
       appToken: slack.appToken,
       apiUrl: slack.apiUrl,
-      port: slack.port,
-      host: slack.host,
       logger,
       identity,
       health: async () => ({

@@ -70,6 +70,7 @@ export function openStoreWhenReachable(
   config: Config,
   logger: Logger,
   stop: AbortSignal,
+  waiting?: (why: string) => void,
 ): Promise<(Store & { applied: string[] }) | undefined> {
   const url = config.database.url;
   return waitUntilReady(`the database at ${databaseAddress(url)}`, () => openStoreOnce(config, logger), {
@@ -78,6 +79,7 @@ export function openStoreWhenReachable(
     fatal: (error) =>
       isDatabaseUnavailable(error) ? null : (databaseStartError(error, url) ?? (error as Error)),
     cause: databaseCause,
+    ...(waiting && { waiting }),
   });
 }
 

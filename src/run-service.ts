@@ -5,12 +5,13 @@ import { startApp } from './compose-slack.js';
 import type { Config } from './config/load-config.js';
 import { requireServiceSettings, requireSlack } from './config/requirements.js';
 import type { EngineBase } from './engine/session-context.js';
+import { type FrontDoor, openFrontDoor } from './http/front-door.js';
 import { runMaintenance } from './jobs/maintenance.js';
 import { RESPONSE_ENDED_CHANNEL } from './jobs/notice-listener.js';
 import { SessionLeases } from './jobs/session-leases.js';
 import { startWorker, workerName } from './jobs/worker.js';
 import { ResponseEndings } from './llm/response-endings.js';
-import { prometheusMetrics } from './metrics/prometheus-metrics.js';
+import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
 import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { webhookRoute } from './service-endpoints.js';
@@ -53,7 +54,31 @@ export async function runService(
   requireServiceSettings(config, options.mode);
   const slack = options.mode === 'serve' ? requireSlack(config) : config.slack;
   const metrics = prometheusMetrics(logger);
-  const store = await openStoreWhenReachable(config, logger, stop);
+  // serve's port answers from the first second: "not ready" and why, until the Slack app takes it.
+  const door = options.mode === 'serve' ? await openFrontDoor(slack.port, slack.host) : undefined;
+  if (door)
+    logger.info(
+      { port: door.port, health: '/healthz' },
+      'listening; not ready until the database and Slack answer',
+    );
+  try {
+    door?.notReady('starting: opening the database');
+    return await serveWith(config, logger, stop, options, metrics, door);
+  } finally {
+    await door?.close();
+  }
+}
+
+async function serveWith(
+  config: Config,
+  logger: Logger,
+  stop: AbortSignal,
+  options: ServiceOptions,
+  metrics: PrometheusMetrics,
+  door: FrontDoor | undefined,
+): Promise<number> {
+  const slack = config.slack;
+  const store = await openStoreWhenReachable(config, logger, stop, door?.notReady);
   if (!store) return 0;
   try {
     // With a webhook secret, hosted requests' ends wake their tasks: received by `serve`, heard by workers on Postgres.
@@ -136,14 +161,17 @@ export async function runService(
           outboxPending: () => store.outbox.pendingCount(),
           active: () => worker.running().length,
         });
+        door?.notReady('starting: asking Slack who the bot token is');
         app = await startApp(config, store, room, delivery, limits, logger, stop, {
           running: () => worker.running().length,
           metrics,
           webhook: webhookRoute(config, store, endings, logger),
+          waiting: door?.notReady,
         });
       }
-      if (app) {
-        const port = await app.start();
+      if (app && door) {
+        await app.start(door);
+        const { port } = door;
         logger.info(
           slack.appToken
             ? { mode: 'socket', port, health: '/healthz' }
@@ -162,6 +190,7 @@ export async function runService(
       });
     } finally {
       logger.info({ running: worker.running().length }, 'draining');
+      await door?.close();
       await app?.stop().catch((err) => logger.warn({ err }, 'the Slack app did not stop cleanly'));
       await worker.stop();
       await delivery?.stop();

@@ -115,6 +115,90 @@ describe('serve and worker wait for what is not up yet', () => {
     }
   }, 60_000);
 
+  it('serve answers /healthz from its first second: not ready and why, then ready', async () => {
+    const cluster = await throwawayCluster();
+    slack ??= await fakeSlackServer();
+    try {
+      cluster.stop();
+      slack.fault({ methods: ['auth.test'], error: 'network', forMs: 120_000 });
+      const port = await closedPort();
+      const health = async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        const res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+        return res && { code: res.status, ...((await res.json()) as { status: string; reason?: string }) };
+      };
+      const stop = new AbortController();
+      const started = Date.now();
+      const done = runService(
+        loadConfig({
+          DATABASE_URL: cluster.url,
+          OPENAI_API_KEY: 'sk-test',
+          SEARCH_PROVIDER: 'searxng',
+          SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
+          SLACK_BOT_TOKEN: BOT_TOKEN,
+          SLACK_SIGNING_SECRET: SIGNING_SECRET,
+          SLACK_API_URL: slack.apiUrl,
+          PORT: String(port),
+        }),
+        recordingLogger([]),
+        stop.signal,
+        { mode: 'serve', pollMs: 50 },
+      );
+      let seen = await health();
+      for (; !seen?.reason?.includes('database'); seen = await health())
+        if (Date.now() - started > 30_000) throw new Error(`no "database" in ${JSON.stringify(seen)}`);
+      expect(seen).toEqual({
+        code: 503,
+        status: 'not ready',
+        reason: expect.stringMatching(
+          /^the database at 127\.0\.0\.1:\d+\/postgres cannot be reached \(ECONNREFUSED\); retrying$/,
+        ),
+      });
+      // Slack's events are turned away meanwhile, for Slack to retry.
+      const event = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', body: '{}' });
+      expect(event.status).toBe(503);
+      cluster.start();
+      for (seen = await health(); !seen?.reason?.startsWith('Slack'); seen = await health())
+        if (Date.now() - started > 60_000) throw new Error(`no "Slack" in ${JSON.stringify(seen)}`);
+      expect(seen.reason).toMatch(/^Slack cannot be reached \(.+\); retrying$/);
+      slack.clearFaults();
+      for (seen = await health(); seen?.code !== 200; seen = await health())
+        if (Date.now() - started > 90_000) throw new Error(`not ready: ${JSON.stringify(seen)}`);
+      expect(seen).toMatchObject({ code: 200, status: 'ok' });
+      stop.abort();
+      expect(await done).toBe(0);
+    } finally {
+      slack.clearFaults();
+      cluster.destroy();
+    }
+  }, 120_000);
+
+  it('serve says in one line when its port is taken', async () => {
+    const db = await realPostgres();
+    await db.close();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const config = loadConfig({
+        DATABASE_URL: db.url,
+        OPENAI_API_KEY: 'sk-test',
+        SEARCH_PROVIDER: 'searxng',
+        SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        PORT: String(port),
+      });
+      await expect(
+        runService(config, recordingLogger([]), new AbortController().signal, { mode: 'serve' }),
+      ).rejects.toThrow(
+        `Port ${port} is already in use: stop what listens there, or set PORT to a free port.`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+
   it('retries Slack when it cannot be reached at start, and refuses a revoked token in one line', async () => {
     const db = await realPostgres();
     await db.close();
@@ -141,7 +225,7 @@ describe('serve and worker wait for what is not up yet', () => {
     stop.abort();
     expect(await done).toBe(0);
 
-    slack = await fakeSlackServer();
+    slack ??= await fakeSlackServer();
     slack.fault({ methods: ['auth.test'], error: 'token_revoked', forMs: 60_000 });
     await expect(
       runService(

@@ -16,6 +16,8 @@ export async function waitUntilReady<T>(
     stop: AbortSignal;
     fatal: (error: unknown) => Error | null;
     cause: (error: unknown) => string;
+    /** Told each time it cannot be reached, in a sentence (for /healthz while the service starts). */
+    waiting?: (why: string) => void;
   },
 ): Promise<T | undefined> {
   for (let n = 1; !options.stop.aborted; n++) {
@@ -25,10 +27,12 @@ export async function waitUntilReady<T>(
       const fatal = options.fatal(error);
       if (fatal) throw fatal;
       const waitMs = Math.min(1000 * 2 ** (n - 1), 30_000);
+      const cause = options.cause(error);
       options.logger.warn(
-        { attempt: n, retryInSeconds: waitMs / 1000, cause: options.cause(error) },
+        { attempt: n, retryInSeconds: waitMs / 1000, cause },
         `${what} cannot be reached; retrying`,
       );
+      options.waiting?.(`${what} cannot be reached (${cause}); retrying`);
       await sleep(waitMs, options.stop).catch(() => {});
     }
   }

@@ -1,4 +1,5 @@
 import { App } from '@slack/bolt';
+import type { FrontDoor } from '../http/front-door.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import { within } from '../within.js';
@@ -18,9 +19,6 @@ export interface SlackAppOptions extends OpsSources {
   /** Set: Socket Mode (no public URL). Unset: HTTP on /slack/events. */
   appToken?: string;
   apiUrl?: string;
-  port: number;
-  /** The address to listen on; unset: every interface. */
-  host?: string;
   logger: Logger;
   /** Who the token is (checked at start), so Bolt does not call auth.test itself and cache a failure. */
   identity: { botUserId: string; botId: string; teamId?: string };
@@ -38,8 +36,8 @@ export interface SlackAppParts {
 }
 
 export interface SlackApp {
-  /** Starts listening; resolves with the HTTP port (/slack/events in HTTP mode, /healthz in both; useful with PORT=0). */
-  start(): Promise<number | undefined>;
+  /** Starts taking requests through the service's HTTP port (/slack/events in HTTP mode, /healthz in both). */
+  start(door: FrontDoor): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -199,7 +197,7 @@ export function createSlackApp(
   });
 
   return {
-    start: () => slack.start(),
+    start: (door) => slack.start(door),
     async stop() {
       await slack.stop();
       await within(Promise.allSettled([...inFlight]), STOP_DEADLINE_MS).catch(() => {

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { HTTPModuleFunctions, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Logger as BoltLogger } from '@slack/logger';
+import type { FrontDoor } from '../http/front-door.js';
 import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../ports/logger.js';
 import { webClientOptions } from './api/slack-clients.js';
@@ -11,18 +10,16 @@ export interface ReceiverOptions {
   signingSecret?: string;
   appToken?: string;
   apiUrl?: string;
-  port: number;
-  host?: string;
   /** The workspace the bot token belongs to: requests from another are refused. */
   installedTeam?: string;
 }
 
 /**
  * How Slack reaches the app. HTTP: Bolt's receiver on /slack/events, with
- * the operator routes beside it. Socket Mode: Bolt's socket client, whose
- * `apps.connections.open` goes to SLACK_API_URL like every other call, and
- * a small HTTP server of our own for the operator routes on PORT (Bolt's
- * would listen on a port it does not report).
+ * the operator routes beside it, behind the service's front door (the port
+ * that answered "not ready" while the app started). Socket Mode: Bolt's
+ * socket client, whose `apps.connections.open` goes to SLACK_API_URL like
+ * every other call, and the operator routes alone behind the front door.
  */
 export function slackReceiver(
   options: ReceiverOptions,
@@ -40,11 +37,22 @@ export function slackReceiver(
     guardRequests(receiver, '/slack/events', log, options.installedTeam);
     return {
       receiver,
-      async start(): Promise<number> {
-        const server = (await receiver.start({ port: options.port, host: options.host })) as Server;
-        return (server.address() as AddressInfo).port;
+      async start(door: FrontDoor): Promise<void> {
+        // As Bolt's own server does: a request its listener could not take is answered by its error handler.
+        door.open((request, response) => {
+          try {
+            receiver.requestListener(request, response);
+          } catch (error) {
+            HTTPModuleFunctions.defaultDispatchErrorHandler({
+              error: error as Error,
+              logger: boltLog,
+              request,
+              response,
+            });
+          }
+        });
       },
-      stop: () => receiver.stop(),
+      stop: async () => {},
     };
   }
   const receiver = new SocketModeReceiver({
@@ -52,26 +60,17 @@ export function slackReceiver(
     logger: boltLog,
     installerOptions: { clientOptions: webClientOptions(options.apiUrl) },
   });
-  const ops = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const route = routes.find((r) => r.path === path && (r.method ?? 'GET') === req.method);
-    if (route) route.handler(req, res);
-    else res.writeHead(404).end();
-  });
   return {
     receiver,
-    async start(): Promise<number> {
+    async start(door: FrontDoor): Promise<void> {
       await receiver.start();
-      await new Promise<void>((resolve, reject) => {
-        ops.once('error', reject);
-        ops.listen(options.port, options.host, () => resolve());
+      door.open((req, res) => {
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const route = routes.find((r) => r.path === path && (r.method ?? 'GET') === req.method);
+        if (route) route.handler(req, res);
+        else res.writeHead(404).end();
       });
-      return (ops.address() as AddressInfo).port;
     },
-    async stop() {
-      await receiver.stop();
-      ops.closeAllConnections();
-      await new Promise<void>((resolve) => ops.close(() => resolve()));
-    },
+    stop: () => receiver.stop(),
   };
 }
