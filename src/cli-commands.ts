@@ -25,6 +25,12 @@ import { usageSummary } from './sessions/spend-caps.js';
 
 /** Commands that take exactly one session id. */
 const ONE_ID = new Set(['sessions show', 'resume', 'cancel', 'more']);
+/**
+ * Commands over in a moment, which may use an embedded database another
+ * process has open (through it); `ask` decides for itself (--background and
+ * --about are short).
+ */
+const SHORT = new Set(['cancel', 'sessions list', 'sessions show', 'usage', 'find', 'kb list', 'kb remove']);
 
 /** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
 export async function runCommand(
@@ -46,8 +52,10 @@ export async function runCommand(
   const outProblem = out ? await outPathProblem(out) : undefined;
   if (outProblem) return refuse(outProblem);
   if (ONE_ID.has(command) && positionals.length !== 1) return refuse(`use "deep-research ${spec.forms[0]}"`);
+  // A short command may use an embedded database another process has open; a long one must open it itself.
+  const use = { join: SHORT.has(command), command };
   const withCliStore = (config: Config, run: (store: Store) => Promise<number>) =>
-    withStore(config, cliLogger(config), run);
+    withStore(config, cliLogger(config), use, run);
   switch (command) {
     case 'where': {
       const { database } = loadConfig(env);
@@ -77,7 +85,7 @@ export async function runCommand(
     case 'find': {
       const config = loadConfig(env);
       const logger = cliLogger(config);
-      return withStore(config, logger, (store) =>
+      return withStore(config, logger, use, (store) =>
         findCommand(new ReportLibrary({ db: store.db.pool, log: logger }), positionals.join(' '), io),
       );
     }
@@ -105,7 +113,7 @@ export async function runCommand(
     case 'sessions show': {
       const config = loadConfig(env);
       const logger = cliLogger(config);
-      return withStore(config, logger, (store) => {
+      return withStore(config, logger, use, (store) => {
         const { service } = composeSessions(config, logger, store, { newSessionId: randomUUID });
         const view = (id: string) => service.view(id);
         return showSession(store, positionals[0]!, io, {
@@ -169,7 +177,7 @@ export async function runCommand(
     }
     case 'migrate': {
       const config = loadConfig(env);
-      const { db, applied } = await openStore(config, cliLogger(config));
+      const { db, applied } = await openStore(config, cliLogger(config), use);
       await db.close();
       io.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'The database is up to date.\n');
       return 0;

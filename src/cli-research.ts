@@ -55,7 +55,9 @@ export async function askFromCli(
     io.stderr.write(`error: ${found.refusal}\n`);
     return 2;
   }
-  return withStore(config, logger, async (store) => {
+  // --background and --about are over in a moment: they may use an embedded database another process has open.
+  const use = { join: flags.background || flags.about !== undefined, command: 'ask' };
+  return withStore(config, logger, use, async (store) => {
     // A first-time set-up with no reachable model server fails at once, in one line, instead of retrying.
     const room = composeSessions(config, logger, store, {
       unreachableIsFatal: true,
@@ -98,7 +100,7 @@ export async function sessionActionFromCli(
   const config = loadConfig(env);
   const logger = cliLogger(config);
   if (action !== 'cancel') await researchReady(config, logger);
-  return withStore(config, logger, async (store) => {
+  return withStore(config, logger, { join: action === 'cancel', command: action }, async (store) => {
     const room = composeSessions(config, logger, store, {
       unreachableIsFatal: true,
       newSessionId: randomUUID,
@@ -122,10 +124,13 @@ export async function sessionActionFromCli(
   });
 }
 
+/** How often a run on the embedded database looks for a cancel asked from another terminal. */
+const CANCEL_LOOK_MS = 1000;
+
 /**
  * What running a session in this terminal needs: the room's runner and use
- * cases, and this process's lease; when it `runs` a session on Postgres,
- * cancel notices heard at once (`close` stops hearing them).
+ * cases, and this process's lease; when it `runs` a session, a cancel from
+ * another terminal heard within a second (`close` stops hearing them).
  */
 function terminalRunDeps(
   config: Config,
@@ -146,6 +151,9 @@ function terminalRunDeps(
     runs && store.db.url && !store.db.embedded
       ? listenForNotices(store.db.url, { [CANCEL_CHANNEL]: (id) => lease.noticed(id) }, logger)
       : undefined;
+  // The embedded database's socket passes no notifications on: a cancel from a process that joined it is looked for.
+  const looking = runs && store.db.embedded ? setInterval(() => lease.noticedAny(), CANCEL_LOOK_MS) : undefined;
+  looking?.unref();
   return {
     logger,
     runner: room.run,
@@ -155,6 +163,9 @@ function terminalRunDeps(
     estimatePlan: room.estimatePlan,
     pager: config.pager,
     editor: config.editor,
-    close: async () => notices?.stop(),
+    close: async () => {
+      clearInterval(looking);
+      await notices?.stop();
+    },
   };
 }

@@ -52,9 +52,21 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.met
  * to date and applies retention. A database that cannot be reached or refuses
  * the login is one line naming DATABASE_URL.
  */
-export async function openStore(config: Config, logger?: Logger): Promise<Store & { applied: string[] }> {
+/** How a command uses an embedded database another process may have open (store/embedded-lock.ts). */
+export interface StoreUse {
+  /** A short command: it may use the database through the process that has it open. */
+  join?: boolean;
+  /** What this process runs, told to a process refused the database. */
+  command?: string;
+}
+
+export async function openStore(
+  config: Config,
+  logger?: Logger,
+  use: StoreUse = {},
+): Promise<Store & { applied: string[] }> {
   try {
-    return await openStoreOnce(config, logger);
+    return await openStoreOnce(config, logger, use);
   } catch (error) {
     throw databaseStartError(error, config.database.url) ?? error;
   }
@@ -70,21 +82,30 @@ export function openStoreWhenReachable(
   config: Config,
   logger: Logger,
   stop: AbortSignal,
-  waiting?: (why: string) => void,
+  { command, waiting }: { command: string; waiting?: (why: string) => void },
 ): Promise<(Store & { applied: string[] }) | undefined> {
   const url = config.database.url;
-  return waitUntilReady(`the database at ${databaseAddress(url)}`, () => openStoreOnce(config, logger), {
-    logger,
-    stop,
-    fatal: (error) =>
-      isDatabaseUnavailable(error) ? null : (databaseStartError(error, url) ?? (error as Error)),
-    cause: databaseCause,
-    ...(waiting && { waiting }),
-  });
+  return waitUntilReady(
+    `the database at ${databaseAddress(url)}`,
+    () => openStoreOnce(config, logger, { command }),
+    {
+      logger,
+      stop,
+      fatal: (error) =>
+        isDatabaseUnavailable(error) ? null : (databaseStartError(error, url) ?? (error as Error)),
+      cause: databaseCause,
+      ...(waiting && { waiting }),
+    },
+  );
 }
 
-async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & { applied: string[] }> {
+async function openStoreOnce(
+  config: Config,
+  logger: Logger | undefined,
+  use: StoreUse,
+): Promise<Store & { applied: string[] }> {
   const db = await openDatabase({
+    ...use,
     url: config.database.url,
     dataDir: config.database.dataDir,
     queryTimeoutMs: config.database.queryTimeoutMs,
@@ -99,6 +120,7 @@ async function openStoreOnce(config: Config, logger?: Logger): Promise<Store & {
     const sessions = new SessionStore(db.pool);
     // Retention at every start too (a terminal-only install has no worker to run it).
     await applyRetention(sessions, config.database.retentionDays);
+    db.share?.();
     const hours = config.slack.deliveryDeadlineHours;
     return {
       db,
@@ -271,9 +293,10 @@ export async function researchReady(config: Config, logger: Logger): Promise<voi
 export async function withStore(
   config: Config,
   logger: Logger,
+  use: StoreUse,
   run: (store: Store) => Promise<number>,
 ): Promise<number> {
-  const store = await openStore(config, logger);
+  const store = await openStore(config, logger, use);
   try {
     // Terminal sessions whose process went away rest interrupted before anything reads or counts them.
     await store.terminals.interruptLapsed();

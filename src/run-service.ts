@@ -78,7 +78,10 @@ async function serveWith(
   door: FrontDoor | undefined,
 ): Promise<number> {
   const slack = config.slack;
-  const store = await openStoreWhenReachable(config, logger, stop, door?.notReady);
+  const store = await openStoreWhenReachable(config, logger, stop, {
+    command: options.mode,
+    ...(door && { waiting: door.notReady }),
+  });
   if (!store) return 0;
   try {
     // With a webhook secret, hosted requests' ends wake their tasks: received by `serve`, heard by workers on Postgres.
@@ -97,7 +100,10 @@ async function serveWith(
     options.subscribe?.(room.moments);
     const owner = workerName();
     if (store.db.embedded && options.mode === 'worker')
-      logger.info({}, 'embedded database: no other process may use DATA_DIR while this worker runs');
+      logger.info(
+        {},
+        'embedded database: short commands (ask --background, cancel, sessions) share it through this worker; research elsewhere needs DATABASE_URL',
+      );
     const limits = new SlackRateLimits();
     const delivery = slack.botToken
       ? startSlackDelivery(store, {

@@ -82,6 +82,11 @@ export class TerminalLease {
     this.beats.get(id)?.();
   }
 
+  /** Looks at every session this process runs now (where cancels are not announced: the embedded database). */
+  noticedAny(): void {
+    for (const beat of this.beats.values()) beat();
+  }
+
   interrupt(id: string): Promise<boolean> {
     return this.terminals.interrupt(id, this.owner);
   }

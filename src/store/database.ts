@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
-import { lockEmbedded } from './embedded-lock.js';
+import { claimEmbedded } from './embedded-lock.js';
 
 /** A pool, or one client inside a transaction: what a statement needs to run. */
 export type Queryable = Pick<pg.Pool, 'query'>;
@@ -14,6 +14,11 @@ export interface Database {
   /** Connection string for libraries that open their own connections (the job queue). */
   url: string;
   embedded: boolean;
+  /**
+   * The embedded database this process opened is migrated: short commands of
+   * other processes may join it from now on (before, they wait).
+   */
+  share?(): void;
   close(): Promise<void>;
 }
 
@@ -21,8 +26,9 @@ export interface Database {
  * `url` set: that Postgres. Unset: PGlite under `dataDir`, served in-process
  * over its socket server so `pg` reaches it through the same code path. The
  * embedded database is single-session: transactions must stay short and never
- * await another query while open, and only one process may use it (a second
- * is refused in one sentence: embedded-lock.ts).
+ * await another query while open, and only one process opens it; a short
+ * command joins it through that process's socket, a long one is refused in
+ * one sentence (embedded-lock.ts).
  */
 export async function openDatabase(options: {
   url?: string;
@@ -36,6 +42,10 @@ export async function openDatabase(options: {
   queryTimeoutMs?: number;
   /** An idle connection broke (the server restarted, a network blip): the pool replaces it on next use. */
   onConnectionLost?: (error: Error) => void;
+  /** A short command may use an embedded database another process has open, through that process. */
+  join?: boolean;
+  /** What this process runs: told to a process refused the embedded database. */
+  command?: string;
 }) {
   // Without a listener a broken idle connection is an uncaught 'error' event, which ends the process.
   const watch = (pool: pg.Pool) => pool.on('error', (error) => options.onConnectionLost?.(error));
@@ -48,7 +58,21 @@ export async function openDatabase(options: {
   }
   const dir = resolve(options.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const unlock = lockEmbedded(resolve(options.dataDir), resolve(options.dataDir, 'pglite.lock'));
+  const claim = await claimEmbedded(
+    resolve(options.dataDir),
+    resolve(options.dataDir, 'pglite.lock'),
+    options,
+  );
+  const served = (address: string) => {
+    const url = `postgres://postgres@${address}/postgres?sslmode=disable`;
+    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5, ...limits });
+    watch(pool);
+    return { pool, url };
+  };
+  if (!claim.owner) {
+    const { pool, url } = served(`127.0.0.1:${claim.port}`);
+    return { pool, url, embedded: true, close: () => pool.end() } satisfies Database;
+  }
   let db: PGlite | undefined;
   let server: PGLiteSocketServer;
   try {
@@ -57,22 +81,22 @@ export async function openDatabase(options: {
     await server.start();
   } catch (error) {
     await db?.close().catch(() => {});
-    unlock();
+    claim.unlock();
     throw error;
   }
   const embedded = db;
-  const url = `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5, ...limits });
-  watch(pool);
+  const { pool, url } = served(server.getServerConn());
   return {
     pool,
     url,
     embedded: true,
+    // Not at once: a process joining while this one migrates would migrate too (one session: one advisory lock).
+    share: () => claim.publish(Number(server.getServerConn().split(':').at(-1))),
     close: async () => {
       await pool.end();
       await server.stop();
       await embedded.close();
-      unlock();
+      claim.unlock();
     },
   } satisfies Database;
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -202,29 +202,63 @@ describe('the CLI as a process', () => {
     expect(run.out.stderr).toContain('Cancelled. What was found so far:');
   }, 120_000);
 
-  it('tells a second terminal in one sentence that the embedded database is in use, and by which process', async () => {
+  it('shares the embedded database with a second terminal: cancel stops the run at once, a second research is told who has it', async () => {
     const question = 'How do tides work on the embedded database?';
-    const embedded = { ...env.env, DATABASE_URL: '', DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-data-')) };
+    const data = mkdtempSync(join(tmpdir(), 'cli-data-'));
+    // A lease checked every 100 s: only looking for the cancel can stop the run in time.
+    const embedded = { ...env.env, DATABASE_URL: '', DATA_DIR: data, LEASE_SECONDS: '300' };
     const run = cli(['ask', '--no-clarify', '--yes', question], embedded);
     await eventually(async () => run.out.stderr.includes('[1.1]'), 60_000, 'research under way');
-    for (const args of [
-      ['cancel', 'abcdef12'],
-      ['sessions', 'list'],
-      ['ask', '--no-clarify', '--yes', 'Q?'],
-    ]) {
-      const second = io();
-      expect(await runCli(args, embedded, second)).toBe(1);
-      expect(second.err.text).toBe(
-        `error: The embedded database in ${embedded.DATA_DIR} is in use by another deep-research process (PID ${run.child.pid}): wait for it to end or stop it, or set DATABASE_URL to a Postgres database to run several at once.\n`,
-      );
-    }
-    // The first goes on undisturbed to its report.
-    expect(await run.exited).toBe(0);
-    expect(run.out.stdout).toContain('## Sources');
+    const id = /Session ([0-9a-f-]{36})/.exec(run.out.stderr)![1]!;
+
+    const second = io();
+    expect(await runCli(['ask', '--no-clarify', '--yes', 'Q?'], embedded, second)).toBe(1);
+    expect(second.err.text).toBe(
+      `error: The embedded database in ${data} is open in another deep-research process (deep-research ask, PID ${run.child.pid}); only short commands (cancel, sessions, usage, find, ask --background) can share it. Wait for it to end or stop it, or set DATABASE_URL to a Postgres database to run several at once.\n`,
+    );
+    const listed = io();
+    expect(await runCli(['sessions', 'list'], embedded, listed)).toBe(0);
+    expect(listed.out.text).toMatch(/running.*How do tides work on the embedded database\?/);
+
+    const cancelled = io();
+    const asked = Date.now();
+    expect(await runCli(['cancel', id.slice(0, 8)], embedded, cancelled)).toBe(0);
+    expect(cancelled.out.text).toContain(`Stopping session ${id.slice(0, 8)}`);
+    expect(await run.exited).toBe(130);
+    // Within a second or two; generous here for a busy machine.
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    expect(run.out.stderr).toContain('Cancelled. What was found so far:');
     const after = io();
     expect(await runCli(['sessions', 'list'], embedded, after)).toBe(0);
-    expect(after.out.text).toContain('done');
+    expect(after.out.text).toMatch(/cancelled.*How do tides work on the embedded database\?/);
   }, 120_000);
+
+  it('queues research with ask --background for a worker that has the embedded database open', async () => {
+    const embedded = { ...env.env, DATABASE_URL: '', DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-data-')) };
+    const worker = cli(['worker'], embedded);
+    // Open, and served to the processes that join it, once its lock names a port.
+    const lock = join(embedded.DATA_DIR, 'pglite.lock');
+    await eventually(
+      async () => existsSync(lock) && 'port' in JSON.parse(readFileSync(lock, 'utf8')),
+      60_000,
+      'the worker serving the database',
+    );
+    for (const question of ['How do tides work, first queued?', 'How do tides work, second queued?']) {
+      const queued = io();
+      expect(await runCli(['ask', '--background', question], embedded, queued)).toBe(0);
+    }
+    await eventually(
+      async () => {
+        const listed = io();
+        await runCli(['sessions', 'list'], embedded, listed);
+        return (listed.out.text.match(/\bdone\b/g) ?? []).length === 2 || undefined;
+      },
+      90_000,
+      'both queued sessions done',
+    );
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  }, 150_000);
 
   it('ends within seconds when its terminal goes away, resting its session interrupted, and never loops', async () => {
     const question = 'How do tides work when the terminal window is closed?';
