@@ -152,7 +152,8 @@ function terminalRunDeps(
       ? listenForNotices(store.db.url, { [CANCEL_CHANNEL]: (id) => lease.noticed(id) }, logger)
       : undefined;
   // The embedded database's socket passes no notifications on: a cancel from a process that joined it is looked for.
-  const looking = runs && store.db.embedded ? setInterval(() => lease.noticedAny(), CANCEL_LOOK_MS) : undefined;
+  const looking =
+    runs && store.db.embedded ? setInterval(() => lease.noticedAny(), CANCEL_LOOK_MS) : undefined;
   looking?.unref();
   return {
     logger,
