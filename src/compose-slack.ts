@@ -67,7 +67,11 @@ export async function startApp(
             `Slack refused SLACK_BOT_TOKEN (${error.code}); copy the Bot User OAuth Token from OAuth & Permissions again, and reinstall the app if it was revoked.`,
           )
         : null,
-    cause: (error) => (error as { code?: string }).code ?? (error as Error).message,
+    // Slack's client wraps fetch's failure (slack_webapi_request_error); the network's code is what went wrong.
+    cause: (error) => {
+      const { code, original } = error as { code?: string; original?: { cause?: { code?: string } } };
+      return original?.cause?.code ?? code ?? (error as Error).message;
+    },
     ...(waiting && { waiting }),
   });
   if (!identity) return undefined;

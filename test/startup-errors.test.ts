@@ -222,6 +222,8 @@ describe('serve and worker wait for what is not up yet', () => {
       () => lines.filter((l) => l.msg === 'Slack cannot be reached; retrying').length >= 2,
       'two attempts',
     );
+    // The network's own cause, not the Slack client's wrapper code.
+    expect(lines.find((l) => l.msg === 'Slack cannot be reached; retrying')?.cause).toBe('ECONNREFUSED');
     stop.abort();
     expect(await done).toBe(0);
 
