@@ -27,6 +27,7 @@ import { AnswerStore } from './sessions/records/answer-store.js';
 import { FeedbackStore } from './sessions/records/feedback-store.js';
 import { OutboxStore } from './sessions/records/outbox-store.js';
 import { applyRetention } from './sessions/records/retention.js';
+import { ScheduleStore } from './sessions/records/schedule-store.js';
 import { SessionLifecycle } from './sessions/records/session-lifecycle.js';
 import { SessionStore } from './sessions/records/session-store.js';
 import { SpendStore } from './sessions/records/spend-store.js';
@@ -135,6 +136,7 @@ async function openStoreOnce(
       fileReads: new FileReadStore(db.pool),
       terminals: new TerminalLifecycle(db.pool, config.jobs.leaseMs),
       knowledge: new KnowledgeStore(db.pool),
+      schedules: new ScheduleStore(db.pool),
       applied,
     };
   } catch (error) {

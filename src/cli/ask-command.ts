@@ -1,7 +1,7 @@
 import type { SharedFiles } from '../ports/research.js';
 import { questionRefusal } from '../sessions/question-refusal.js';
+import { refusalLine } from '../sessions/refusal-line.js';
 import type { Io } from './io.js';
-import { refusalLine } from './refusal-line.js';
 import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal-run.js';
 
 export interface AskOptions extends RunOptions {

@@ -1,8 +1,8 @@
 import { isResearching } from '../sessions/records/session-status.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import type { TerminalLifecycle } from '../sessions/records/terminal-lifecycle.js';
+import { refusalLine } from '../sessions/refusal-line.js';
 import type { Io } from './io.js';
-import { refusalLine } from './refusal-line.js';
 import { sessionById } from './sessions-command.js';
 import { type RunOptions, runInTerminal, type TerminalRunDeps } from './terminal-run.js';
 

@@ -1,7 +1,7 @@
 import type { SessionStore } from '../sessions/records/session-store.js';
+import { refusalLine } from '../sessions/refusal-line.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { Io } from './io.js';
-import { refusalLine } from './refusal-line.js';
 
 /**
  * `deep-research ask --background "question"`: queues the session for the

@@ -24,6 +24,8 @@ export interface WorkerOptions {
   /** Retention and clarification expiry run this often. */
   maintenanceMs: number;
   maintenance?: () => Promise<unknown>;
+  /** Admits the scheduled runs whose slot has come (sessions/schedules/scheduled-runs.ts), this often. */
+  scheduler?: { run: () => Promise<unknown>; everyMs: number };
   /** Listen on this database for cancel requests, so they stop a session at once rather than at its next heartbeat. */
   cancelsFrom?: string;
   /** More Postgres notices to hear on the same connection (channel → handler). */
@@ -63,6 +65,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
   let stopping = false;
   let wake: () => void = () => {};
   let lastMaintenance = 0;
+  let lastScheduled = 0;
   const claims = outageLog(log, 'claiming sessions');
 
   const loop = (async () => {
@@ -70,6 +73,11 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
       if (options.maintenance && Date.now() - lastMaintenance >= options.maintenanceMs) {
         lastMaintenance = Date.now();
         await options.maintenance().catch((err) => log.error({ err }, 'maintenance failed'));
+      }
+      const { scheduler } = options;
+      if (scheduler && Date.now() - lastScheduled >= scheduler.everyMs) {
+        lastScheduled = Date.now();
+        await scheduler.run().catch((err) => log.error({ err }, 'the scheduler could not look for due runs'));
       }
       let claim: Claim | null = null;
       if (active.size < options.concurrency) {

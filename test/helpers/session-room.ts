@@ -17,6 +17,7 @@ import { SessionAdmission } from '../../src/sessions/admission.js';
 import { AnswerStore } from '../../src/sessions/records/answer-store.js';
 import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
 import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
+import { ScheduleStore } from '../../src/sessions/records/schedule-store.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { SpendStore } from '../../src/sessions/records/spend-store.js';
@@ -84,6 +85,7 @@ export function storeOn(db: Database): Store {
     fileReads: new FileReadStore(db.pool),
     terminals: new TerminalLifecycle(db.pool, 60_000),
     knowledge: new KnowledgeStore(db.pool),
+    schedules: new ScheduleStore(db.pool),
   };
 }
 

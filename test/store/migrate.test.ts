@@ -42,6 +42,7 @@ describe.each([
       '020_spend_holds.sql',
       '021_file_reads.sql',
       '022_paid_calls.sql',
+      '023_schedules.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -69,6 +70,7 @@ describe.each([
       { id: 20, name: '020_spend_holds.sql' },
       { id: 21, name: '021_file_reads.sql' },
       { id: 22, name: '022_paid_calls.sql' },
+      { id: 23, name: '023_schedules.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -82,6 +84,7 @@ describe.each([
       'processed_events',
       'report_answers',
       'reuse_offers',
+      'schedules',
       'schema_migrations',
       'session_events',
       'session_feedback',
@@ -129,6 +132,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 22]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 23]);
   });
 });

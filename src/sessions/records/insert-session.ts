@@ -15,6 +15,8 @@ export interface NewSession {
   reservedUsd?: number | null;
   /** A session run in the requesting process: held by it from the start (see TerminalLifecycle). */
   lease?: { owner: string; seconds: number };
+  /** The schedule this session is a run of. */
+  scheduleId?: string;
 }
 
 /** How a queued session opens in Slack: the message that opened it (by role) and its first writes. */
@@ -23,7 +25,8 @@ export interface SlackOpening {
   intents?: OutboxIntent[];
 }
 
-const COLUMNS = 'id, origin, team_id, channel_id, thread_ts, turn, requester, question, reserved_usd';
+const COLUMNS =
+  'id, origin, team_id, channel_id, thread_ts, turn, requester, question, reserved_usd, schedule_id';
 
 function values(s: NewSession): unknown[] {
   return [
@@ -36,6 +39,7 @@ function values(s: NewSession): unknown[] {
     s.requester,
     s.question,
     s.reservedUsd ?? null,
+    s.scheduleId ?? null,
   ];
 }
 
@@ -54,11 +58,11 @@ export async function insertQueued(
   await db.query(
     `WITH s AS (
        INSERT INTO sessions (${COLUMNS}, status, queued_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'queued', now()) RETURNING id, channel_id),
-     c AS (INSERT INTO checkpoints (session_id, state) SELECT id, $10 FROM s),
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', now()) RETURNING id, channel_id),
+     c AS (INSERT INTO checkpoints (session_id, state) SELECT id, $11 FROM s),
      m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts)
-           SELECT id, $13, channel_id, $14 FROM s WHERE $13::text IS NOT NULL),
-     i AS (${insertIntentsSql('s', '$11', '$12')})
+           SELECT id, $14, channel_id, $15 FROM s WHERE $14::text IS NOT NULL),
+     i AS (${insertIntentsSql('s', '$12', '$13')})
      SELECT 1`,
     [
       ...values(session),
@@ -76,10 +80,10 @@ export async function insertRunning(db: Queryable, session: NewSession, initial:
   await db.query(
     `WITH s AS (
        INSERT INTO sessions (${COLUMNS}, status, lease_owner, lease_expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10,
-         CASE WHEN $10::text IS NULL THEN NULL ELSE now() + make_interval(secs => $11) END)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'running', $11,
+         CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12) END)
        RETURNING id)
-     INSERT INTO checkpoints (session_id, state) SELECT id, $12 FROM s`,
+     INSERT INTO checkpoints (session_id, state) SELECT id, $13 FROM s`,
     [...values(session), session.lease?.owner ?? null, session.lease?.seconds ?? 0, JSON.stringify(initial)],
   );
 }

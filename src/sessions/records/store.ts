@@ -6,6 +6,7 @@ import type { SteeringStore } from '../../store/steering-store.js';
 import type { AnswerStore } from './answer-store.js';
 import type { FeedbackStore } from './feedback-store.js';
 import type { OutboxStore } from './outbox-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionStore } from './session-store.js';
 import type { SpendStore } from './spend-store.js';
@@ -31,4 +32,6 @@ export interface Store {
   terminals: TerminalLifecycle;
   /** The team knowledge base. */
   knowledge: KnowledgeStore;
+  /** Research that repeats on a cadence. */
+  schedules: ScheduleStore;
 }

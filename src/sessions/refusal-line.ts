@@ -1,6 +1,6 @@
-import type { Refusal } from '../sessions/admission.js';
+import type { Refusal } from './admission.js';
 
-/** Why the terminal will not start a research, in the words Slack uses where they fit a terminal. */
+/** Why a research will not start, in one sentence (the terminal, a schedule's run), in Slack's words where they fit. */
 export function refusalLine(refusal: Refusal): string {
   if (refusal.kind === 'spend_cap' || refusal.kind === 'question') return refusal.sentence;
   if (refusal.kind === 'too_many')

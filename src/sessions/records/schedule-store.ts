@@ -1,0 +1,205 @@
+import type pg from 'pg';
+
+export interface NewSchedule {
+  id: string;
+  origin: 'slack' | 'cli';
+  owner: string;
+  teamId?: string;
+  channelId?: string;
+  question: string;
+  /** As the person said it, read back ("weekdays at 09:00"). */
+  cadence: string;
+  cron: string;
+  timeZone: string;
+  /** Its runs wait for the owner's plan review (Slack); otherwise they start at once. */
+  review: boolean;
+  nextRunAt: Date;
+}
+
+export interface ScheduleRow extends NewSchedule {
+  status: 'active' | 'paused';
+  pausedReason: string | null;
+  pendingSlot: Date | null;
+  pendingSince: Date | null;
+  failures: number;
+  lastSessionId: string | null;
+  lastResult: string | null;
+  /** What its runs have cost so far (USD; priced models only). */
+  costUsd: number;
+  runs: number;
+  createdAt: Date;
+}
+
+/** A slot this process took: run it (admit its session), then settle it. */
+export interface TakenSlot {
+  schedule: ScheduleRow;
+  slot: Date;
+}
+
+// A finished run's cost is on its session (sessions.cost_usd, set when it ends).
+const SELECT = `SELECT s.*,
+    (SELECT coalesce(sum(r.cost_usd), 0) FROM sessions r WHERE r.schedule_id = s.id) AS cost_usd,
+    (SELECT count(*) FROM sessions r WHERE r.schedule_id = s.id) AS runs
+  FROM schedules s`;
+
+/** Compared later with what a read returned: JavaScript's dates keep milliseconds, Postgres microseconds. */
+const NOW_MS = "date_trunc('milliseconds', now())";
+
+/** A slot left pending this long (its process died between taking and admitting it) is taken again. */
+const PENDING_STALE_SECONDS = 120;
+
+/**
+ * Schedules and their slots. Taking a slot is one compare-and-set on
+ * `next_run_at` (two processes asking at once: one wins), which also moves
+ * it to the next slot after now, so slots missed while nothing ran collapse
+ * into the one taken. The slot stays pending until its session is admitted.
+ */
+export class ScheduleStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async add(s: NewSchedule): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO schedules (id, origin, owner, team_id, channel_id, question, cadence, cron, time_zone, review, next_run_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        s.id,
+        s.origin,
+        s.owner,
+        s.teamId ?? null,
+        s.channelId ?? null,
+        s.question,
+        s.cadence,
+        s.cron,
+        s.timeZone,
+        s.review,
+        s.nextRunAt,
+      ],
+    );
+  }
+
+  async get(id: string): Promise<ScheduleRow | null> {
+    const { rows } = await this.pool.query(`${SELECT} WHERE s.id = $1`, [id]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  /** A schedule by the start of its id (8 characters are enough), as sessions are named. */
+  async findByPrefix(prefix: string): Promise<ScheduleRow[]> {
+    const { rows } = await this.pool.query(`${SELECT} WHERE s.id::text LIKE $1 || '%' LIMIT 2`, [
+      prefix.toLowerCase(),
+    ]);
+    return rows.map(toRow);
+  }
+
+  /** One person's schedules (all of them: `owner` unset), oldest first. */
+  async list(owner?: string): Promise<ScheduleRow[]> {
+    const { rows } = await this.pool.query(
+      `${SELECT} WHERE $1::text IS NULL OR s.owner = $1 ORDER BY s.created_at, s.id`,
+      [owner ?? null],
+    );
+    return rows.map(toRow);
+  }
+
+  /** Pauses (with the reason said to its owner) or resumes it from its next slot after now. */
+  async setStatus(
+    id: string,
+    status: 'active' | 'paused',
+    change: { reason?: string; nextRunAt?: Date } = {},
+  ): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE schedules SET status = $2, paused_reason = $3, next_run_at = coalesce($4, next_run_at),
+         failures = CASE WHEN $2 = 'active' THEN 0 ELSE failures END, updated_at = now()
+       WHERE id = $1`,
+      [id, status, status === 'paused' ? (change.reason ?? null) : null, change.nextRunAt ?? null],
+    );
+    return rowCount === 1;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM schedules WHERE id = $1', [id]);
+    return rowCount === 1;
+  }
+
+  /** Active schedules whose slot has come, and slots left pending by a process that died, earliest first. */
+  async due(now: Date, limit: number): Promise<ScheduleRow[]> {
+    const { rows } = await this.pool.query(
+      `${SELECT} WHERE (s.status = 'active' AND s.next_run_at <= $1 AND s.pending_slot IS NULL)
+          OR (s.pending_slot IS NOT NULL AND s.pending_since <= $1 - make_interval(secs => $3))
+        ORDER BY coalesce(s.pending_slot, s.next_run_at) LIMIT $2`,
+      [now, limit, PENDING_STALE_SECONDS],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
+   * Takes the schedule's due slot (as `due` read it) and moves it on to `next`;
+   * false when another process took it first or it changed meanwhile.
+   */
+  async take(s: ScheduleRow, next: Date): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE schedules SET pending_slot = next_run_at, pending_since = ${NOW_MS}, next_run_at = $3, updated_at = now()
+       WHERE id = $1 AND next_run_at = $2 AND status = 'active' AND pending_slot IS NULL`,
+      [s.id, s.nextRunAt, next],
+    );
+    return rowCount === 1;
+  }
+
+  /** Takes over a slot left pending by a process that died (as `due` read it); false when another did. */
+  async retake(s: ScheduleRow): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE schedules SET pending_since = ${NOW_MS}, updated_at = now()
+       WHERE id = $1 AND pending_slot = $2 AND pending_since = $3`,
+      [s.id, s.pendingSlot, s.pendingSince],
+    );
+    return rowCount === 1;
+  }
+
+  /**
+   * The slot is done: its session was admitted (`sessionId`), or it was
+   * refused, said in `result`. A refusal counts as a failure; `pauseAfter`
+   * failures in a row pause the schedule with `result` as the reason.
+   */
+  async settle(
+    id: string,
+    slot: Date,
+    outcome: { sessionId?: string; result: string; failed: boolean; pauseAfter: number },
+  ): Promise<{ paused: boolean }> {
+    const { rows } = await this.pool.query(
+      `UPDATE schedules SET pending_slot = NULL, pending_since = NULL,
+         last_session_id = coalesce($3, last_session_id), last_result = $4,
+         failures = CASE WHEN $5 THEN failures + 1 ELSE 0 END,
+         status = CASE WHEN $5 AND failures + 1 >= $6 THEN 'paused' ELSE status END,
+         paused_reason = CASE WHEN $5 AND failures + 1 >= $6 THEN $4 ELSE paused_reason END,
+         updated_at = now()
+       WHERE id = $1 AND pending_slot = $2
+       RETURNING status`,
+      [id, slot, outcome.sessionId ?? null, outcome.result, outcome.failed, outcome.pauseAfter],
+    );
+    return { paused: rows[0]?.status === 'paused' };
+  }
+}
+
+function toRow(r: Record<string, unknown>): ScheduleRow {
+  return {
+    id: r.id as string,
+    origin: r.origin as 'slack' | 'cli',
+    owner: r.owner as string,
+    ...(r.team_id ? { teamId: r.team_id as string } : {}),
+    ...(r.channel_id ? { channelId: r.channel_id as string } : {}),
+    question: r.question as string,
+    cadence: r.cadence as string,
+    cron: r.cron as string,
+    timeZone: r.time_zone as string,
+    review: r.review as boolean,
+    nextRunAt: r.next_run_at as Date,
+    status: r.status as 'active' | 'paused',
+    pausedReason: (r.paused_reason as string | null) ?? null,
+    pendingSlot: (r.pending_slot as Date | null) ?? null,
+    pendingSince: (r.pending_since as Date | null) ?? null,
+    failures: r.failures as number,
+    lastSessionId: (r.last_session_id as string | null) ?? null,
+    lastResult: (r.last_result as string | null) ?? null,
+    costUsd: Number(r.cost_usd),
+    runs: Number(r.runs),
+    createdAt: r.created_at as Date,
+  };
+}

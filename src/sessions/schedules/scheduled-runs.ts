@@ -1,0 +1,93 @@
+import type { Logger } from '../../ports/logger.js';
+import type { SlackOpening } from '../records/insert-session.js';
+import type { ScheduleRow, ScheduleStore } from '../records/schedule-store.js';
+import { refusalLine } from '../refusal-line.js';
+import type { SessionService } from '../session-service.js';
+import { nextSlot, slotSessionId } from './cadence.js';
+
+export interface ScheduledRunsDeps {
+  schedules: ScheduleStore;
+  service: Pick<SessionService, 'queue'>;
+  /** Whether a session exists (a slot admitted before its process died). */
+  exists: (sessionId: string) => Promise<boolean>;
+  log: Logger;
+  /** How a Slack schedule's run opens its thread (a process without Slack leaves Slack schedules alone). */
+  opening?: (schedule: ScheduleRow, sessionId: string) => SlackOpening;
+  /** A schedule whose runs are refused this many times in a row pauses. */
+  pauseAfter: number;
+}
+
+/** Due slots looked at per pass: the rest wait for the next pass, earliest first. */
+const PER_PASS = 50;
+
+/**
+ * One pass of the scheduler, run by every worker: each due slot is taken by
+ * exactly one process (a compare-and-set on the schedule), moved on to the
+ * next slot after now (slots missed while nothing ran are one run), and its
+ * run admitted as a queued session like `ask --background`'s: the caps, the
+ * per-person limit and the question checked, with a session id derived from
+ * the slot, so a slot admitted again after a crash meets its own session.
+ * Returns the runs admitted.
+ */
+export async function runDueSlots(deps: ScheduledRunsDeps, now: Date): Promise<number> {
+  let admitted = 0;
+  for (const schedule of await deps.schedules.due(now, PER_PASS)) {
+    if (schedule.origin === 'slack' && !deps.opening) continue;
+    const slot = await takeSlot(deps.schedules, schedule, now);
+    if (!slot) continue;
+    try {
+      if (await admit(deps, schedule, slot)) admitted++;
+    } catch (err) {
+      // The slot stays pending: it is taken again once stale (a database blip, the process stopping).
+      deps.log.error({ err, scheduleId: schedule.id }, 'a scheduled run could not be admitted');
+    }
+  }
+  return admitted;
+}
+
+async function takeSlot(schedules: ScheduleStore, s: ScheduleRow, now: Date): Promise<Date | null> {
+  if (s.pendingSlot) return (await schedules.retake(s)) ? s.pendingSlot : null;
+  let next: Date;
+  try {
+    next = nextSlot(s.cron, s.timeZone, now);
+  } catch {
+    // A time zone this runtime no longer knows: said once, as the pause's reason.
+    await schedules.setStatus(s.id, 'paused', { reason: `its time zone ${s.timeZone} is not known here` });
+    return null;
+  }
+  return (await schedules.take(s, next)) ? s.nextRunAt : null;
+}
+
+async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promise<boolean> {
+  const id = slotSessionId(s.id, slot);
+  const settle = (outcome: { sessionId?: string; result: string; failed: boolean }) =>
+    deps.schedules.settle(s.id, slot, { ...outcome, pauseAfter: deps.pauseAfter });
+  if (await deps.exists(id)) {
+    await settle({ sessionId: id, result: 'started', failed: false });
+    return false;
+  }
+  const started = await deps.service.queue(
+    {
+      session: {
+        id,
+        origin: s.origin,
+        requester: s.owner,
+        question: s.question,
+        scheduleId: s.id,
+        ...(s.teamId ? { teamId: s.teamId } : {}),
+        ...(s.channelId ? { channelId: s.channelId } : {}),
+      },
+      // Nobody is there to answer questions: the run starts from the question as it was scheduled.
+      request: { skipClarification: true },
+    },
+    deps.opening?.(s, id) ?? {},
+  );
+  if (started.started) {
+    await settle({ sessionId: id, result: 'started', failed: false });
+    return true;
+  }
+  const result = `not started: ${refusalLine(started.refusal)}`;
+  const { paused } = await settle({ result, failed: true });
+  deps.log.warn({ scheduleId: s.id, paused }, `a scheduled run was ${result}`);
+  return false;
+}
