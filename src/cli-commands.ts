@@ -8,10 +8,12 @@ import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { mcpList } from './cli/mcp-command.js';
 import { outPathProblem } from './cli/out-path.js';
+import { scheduleCommand } from './cli/schedule-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { askFromCli, sessionActionFromCli } from './cli-research.js';
-import { modelLifecycle, openStore, withStore } from './compose.js';
+import { modelLifecycle } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
+import { openStore, withStore } from './compose-store.js';
 import { type Config, loadConfig } from './config/load-config.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './ports/logger.js';
@@ -24,13 +26,34 @@ import { ReportLibrary } from './sessions/report-library.js';
 import { usageSummary } from './sessions/spend-caps.js';
 
 /** Commands that take exactly one session id. */
-const ONE_ID = new Set(['sessions show', 'resume', 'cancel', 'more']);
+const ONE_ID = new Set([
+  'sessions show',
+  'resume',
+  'cancel',
+  'more',
+  'schedule pause',
+  'schedule resume',
+  'schedule remove',
+]);
 /**
  * Commands over in a moment, which may use an embedded database another
  * process has open (through it); `ask` decides for itself (--background and
  * --about are short).
  */
-const SHORT = new Set(['cancel', 'sessions list', 'sessions show', 'usage', 'find', 'kb list', 'kb remove']);
+const SHORT = new Set([
+  'cancel',
+  'sessions list',
+  'sessions show',
+  'usage',
+  'find',
+  'kb list',
+  'kb remove',
+  'schedule add',
+  'schedule list',
+  'schedule pause',
+  'schedule resume',
+  'schedule remove',
+]);
 
 /** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
 export async function runCommand(
@@ -174,6 +197,29 @@ export async function runCommand(
           : undefined,
         io,
       );
+    }
+    case 'schedule add':
+    case 'schedule list':
+    case 'schedule pause':
+    case 'schedule resume':
+    case 'schedule remove': {
+      const config = loadConfig(env);
+      const logger = cliLogger(config);
+      return withStore(config, logger, use, (store) => {
+        const { schedules } = composeSessions(config, logger, store, { newSessionId: randomUUID });
+        const deps = {
+          schedules,
+          owner: userInfo().username,
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        };
+        return scheduleCommand(
+          deps,
+          spec.sub!,
+          positionals,
+          { tz: text('tz'), json: Boolean(flags.json) },
+          io,
+        );
+      });
     }
     case 'migrate': {
       const config = loadConfig(env);

@@ -13,8 +13,9 @@ import { cancelCommand, moreCommand, resumeCommand } from './cli/session-actions
 import { submitCommand } from './cli/submit-command.js';
 import { TerminalLease } from './cli/terminal-lease.js';
 import type { TerminalRunDeps } from './cli/terminal-run.js';
-import { researchReady, withStore } from './compose.js';
+import { researchReady } from './compose.js';
 import { composeSessions, type SessionsRoom } from './compose-sessions.js';
+import { withStore } from './compose-store.js';
 import { type Config, loadConfig } from './config/load-config.js';
 import { listenForNotices } from './jobs/notice-listener.js';
 import { SessionLeases } from './jobs/session-leases.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { configuredBackends } from './backends/backend-list.js';
 import { localFileFetcher } from './cli/local-files.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
@@ -21,6 +22,7 @@ import { ReportAsking } from './sessions/report-asking.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
+import { ScheduleService } from './sessions/schedules/schedule-service.js';
 import { SessionMoments } from './sessions/session-moments.js';
 import { SessionService } from './sessions/session-service.js';
 
@@ -32,6 +34,8 @@ export interface SessionsRoom {
   asking: ReportAsking;
   /** Finished reports found by words, as each person may see them. */
   library: ReportLibrary;
+  /** Research that repeats: added, listed, paused, resumed, removed (runs: scheduled-runs.ts). */
+  schedules: ScheduleService;
   moments: SessionMoments;
   /** What running a stored session needs (the workers' and the terminal's one runner). */
   run: SessionRunDeps & { files: GivenFileDeps };
@@ -121,6 +125,12 @@ export function composeSessions(
     service,
     asking,
     library: new ReportLibrary({ db: store.db.pool, log: logger }),
+    schedules: new ScheduleService({
+      schedules: store.schedules,
+      newId: randomUUID,
+      now: () => new Date(),
+      maxQuestionChars: config.slack.maxQuestionChars,
+    }),
     moments,
     run: {
       sessions: store.sessions,

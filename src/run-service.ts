@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { openStoreWhenReachable } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { startApp } from './compose-slack.js';
+import { openStoreWhenReachable } from './compose-store.js';
 import type { Config } from './config/load-config.js';
 import { requireServiceSettings, requireSlack } from './config/requirements.js';
 import type { EngineBase } from './engine/session-context.js';

@@ -1,38 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type CommandSpec, type Flag, json, out, yes } from './command-spec.js';
+import { SCHEDULE_COMMANDS } from './schedule-command.js';
 
-/** One flag of a command: how parseArgs reads it and what `help COMMAND` says of it. */
-export interface Flag {
-  type: 'boolean' | 'string';
-  short?: string;
-  /** The value's placeholder in help (`--out FILE`). */
-  value?: string;
-  /** Given more than once, every value counts. */
-  multiple?: boolean;
-  help: string;
-}
-
-/** A command (or a sub-command: `sessions list`) with its synopsis, description and flags. */
-export interface CommandSpec {
-  name: string;
-  sub?: string;
-  /** Synopsis lines after `deep-research` (one per form). */
-  forms: string[];
-  about: string[];
-  flags: Record<string, Flag>;
-  /** Takes positional arguments (a question, words, paths, an id). */
-  positionals: boolean;
-}
-
-const json = (what: string): Flag => ({
-  type: 'boolean',
-  help: `print ${what} as JSON (one object per line)`,
-});
-const out: Flag = {
-  type: 'string',
-  value: 'FILE',
-  help: 'also write the report as a Markdown document to FILE',
-};
-const yes: Flag = { type: 'boolean', short: 'y', help: 'start the plan without asking' };
+export type { CommandSpec, Flag } from './command-spec.js';
 
 /** Every command, the one place its flags are declared: parsing and help both read it. */
 export const COMMANDS: CommandSpec[] = [
@@ -253,6 +223,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {},
     positionals: false,
   },
+  ...SCHEDULE_COMMANDS,
 ];
 
 /** Flags every command takes (read before the command's own). */

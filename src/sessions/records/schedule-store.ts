@@ -42,8 +42,12 @@ const SELECT = `SELECT s.*,
     (SELECT count(*) FROM sessions r WHERE r.schedule_id = s.id) AS runs
   FROM schedules s`;
 
-/** Compared later with what a read returned: JavaScript's dates keep milliseconds, Postgres microseconds. */
-const NOW_MS = "date_trunc('milliseconds', now())";
+/**
+ * Times are compared with what a read returned, and JavaScript's dates keep
+ * milliseconds where Postgres keeps microseconds: both sides to the millisecond.
+ */
+const ms = (column: string) => `date_trunc('milliseconds', ${column})`;
+const NOW_MS = ms('now()');
 
 /** A slot left pending this long (its process died between taking and admitting it) is taken again. */
 const PENDING_STALE_SECONDS = 120;
@@ -137,7 +141,7 @@ export class ScheduleStore {
   async take(s: ScheduleRow, next: Date): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE schedules SET pending_slot = next_run_at, pending_since = ${NOW_MS}, next_run_at = $3, updated_at = now()
-       WHERE id = $1 AND next_run_at = $2 AND status = 'active' AND pending_slot IS NULL`,
+       WHERE id = $1 AND ${ms('next_run_at')} = $2 AND status = 'active' AND pending_slot IS NULL`,
       [s.id, s.nextRunAt, next],
     );
     return rowCount === 1;
@@ -147,7 +151,7 @@ export class ScheduleStore {
   async retake(s: ScheduleRow): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE schedules SET pending_since = ${NOW_MS}, updated_at = now()
-       WHERE id = $1 AND pending_slot = $2 AND pending_since = $3`,
+       WHERE id = $1 AND ${ms('pending_slot')} = $2 AND ${ms('pending_since')} = $3`,
       [s.id, s.pendingSlot, s.pendingSince],
     );
     return rowCount === 1;
@@ -170,7 +174,7 @@ export class ScheduleStore {
          status = CASE WHEN $5 AND failures + 1 >= $6 THEN 'paused' ELSE status END,
          paused_reason = CASE WHEN $5 AND failures + 1 >= $6 THEN $4 ELSE paused_reason END,
          updated_at = now()
-       WHERE id = $1 AND pending_slot = $2
+       WHERE id = $1 AND ${ms('pending_slot')} = $2
        RETURNING status`,
       [id, slot, outcome.sessionId ?? null, outcome.result, outcome.failed, outcome.pauseAfter],
     );
