@@ -22,6 +22,7 @@ import { ReportAsking } from './sessions/report-asking.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
+import { PAUSE_AFTER_FAILURES } from './sessions/schedules/scheduled-runs.js';
 import { ScheduleService } from './sessions/schedules/schedule-service.js';
 import { SessionMoments } from './sessions/session-moments.js';
 import { SessionService } from './sessions/session-service.js';
@@ -100,6 +101,15 @@ export function composeSessions(
   moments.onSettled(({ settled }) => {
     const check = settled.kind === 'done' ? settled.report.citationCheck : undefined;
     if (check) options.metrics?.citationsChecked(check);
+  });
+  // A scheduled run's end is its schedule's last result; failures in a row pause it.
+  moments.onSettled(async ({ session, settled }) => {
+    if (settled.kind !== 'done' && settled.kind !== 'failed') return;
+    const result = settled.kind === 'done' ? 'report ready' : `failed: ${settled.message}`;
+    const pauseAfter = PAUSE_AFTER_FAILURES;
+    await store.schedules
+      .runEnded(session.id, { failed: settled.kind === 'failed', result, pauseAfter })
+      .catch((err) => logger.warn({ err, sessionId: session.id }, 'a scheduled run could not be recorded'));
   });
   const service = new SessionService({
     sessions: store.sessions,

@@ -16,7 +16,7 @@ import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { webhookRoute } from './service-endpoints.js';
 import { sessionsByStatus } from './sessions/records/session-counts.js';
-import { runDueSlots } from './sessions/schedules/scheduled-runs.js';
+import { PAUSE_AFTER_FAILURES, runDueSlots } from './sessions/schedules/scheduled-runs.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { SlackRateLimits } from './slack/api/slack-rate-limits.js';
 import type { SlackApp } from './slack/slack-app.js';
@@ -24,8 +24,6 @@ import { startSlackDelivery } from './slack/slack-surfaces.js';
 
 /** How often a worker looks for scheduled runs whose slot has come (a run starts at most this late). */
 const SCHEDULER_EVERY_MS = 10_000;
-/** A schedule whose runs are refused this many times in a row pauses. */
-const SCHEDULE_PAUSE_AFTER = 3;
 
 export interface ServiceOptions {
   /** `serve`: the Slack app too. `worker`: sessions, and Slack delivery when there is a bot token. */
@@ -163,7 +161,7 @@ async function serveWith(
                 service: room.service,
                 exists: async (id) => (await store.sessions.get(id)) !== null,
                 log: logger,
-                pauseAfter: SCHEDULE_PAUSE_AFTER,
+                pauseAfter: PAUSE_AFTER_FAILURES,
               },
               new Date(),
             ),

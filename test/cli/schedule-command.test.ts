@@ -71,7 +71,7 @@ describe('deep-research schedule', () => {
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(
       new RegExp(
-        `^${id}  weekly on monday at 09:00 \\(America/New_York\\)  next Mon, .+ 09:00 \\S+\\n          1 run(?: · \\$\\d+\\.\\d\\d)? · last: started\\n          What did our competitors ship\\?\\n$`,
+        `^${id}  weekly on monday at 09:00 \\(America/New_York\\)  next Mon, .+ 09:00 \\S+\\n          1 run(?: · \\$\\d+\\.\\d\\d)? · last: report ready\\n          What did our competitors ship\\?\\n$`,
       ),
     );
     const runs = await db.query(

@@ -180,6 +180,28 @@ export class ScheduleStore {
     );
     return { paused: rows[0]?.status === 'paused' };
   }
+
+  /**
+   * A scheduled run came to rest: done resets the failures, failed counts one
+   * (`pauseAfter` in a row pause the schedule with `result` as the reason).
+   * Returns the schedule, or null when the session is no schedule's run.
+   */
+  async runEnded(
+    sessionId: string,
+    outcome: { failed: boolean; result: string; pauseAfter: number },
+  ): Promise<{ scheduleId: string; paused: boolean } | null> {
+    const { rows } = await this.pool.query(
+      `UPDATE schedules s SET last_result = $2,
+         failures = CASE WHEN $3 THEN s.failures + 1 ELSE 0 END,
+         status = CASE WHEN $3 AND s.failures + 1 >= $4 THEN 'paused' ELSE s.status END,
+         paused_reason = CASE WHEN $3 AND s.failures + 1 >= $4 THEN $2 ELSE s.paused_reason END,
+         updated_at = now()
+       FROM sessions r WHERE r.id = $1 AND r.schedule_id = s.id
+       RETURNING s.id, s.status`,
+      [sessionId, outcome.result, outcome.failed, outcome.pauseAfter],
+    );
+    return rows[0] ? { scheduleId: rows[0].id as string, paused: rows[0].status === 'paused' } : null;
+  }
 }
 
 function toRow(r: Record<string, unknown>): ScheduleRow {

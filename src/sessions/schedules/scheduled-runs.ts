@@ -13,9 +13,12 @@ export interface ScheduledRunsDeps {
   log: Logger;
   /** How a Slack schedule's run opens its thread (a process without Slack leaves Slack schedules alone). */
   opening?: (schedule: ScheduleRow, sessionId: string) => SlackOpening;
-  /** A schedule whose runs are refused this many times in a row pauses. */
+  /** A schedule whose runs are refused this many times in a row pauses (PAUSE_AFTER_FAILURES). */
   pauseAfter: number;
 }
+
+/** A schedule whose runs fail (or are refused) this many times in a row pauses, with the last reason. */
+export const PAUSE_AFTER_FAILURES = 3;
 
 /** Due slots looked at per pass: the rest wait for the next pass, earliest first. */
 const PER_PASS = 50;

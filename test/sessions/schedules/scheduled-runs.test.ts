@@ -155,6 +155,30 @@ describe.each([
     expect(await schedules.get(id)).toMatchObject({ pendingSlot: null, lastResult: 'started' });
   });
 
+  it("keeps each run's end as the last result, and pauses after three failed runs in a row", async () => {
+    const { schedules, deps, add, runsOf } = await setUp();
+    const id = await add(new Date('2026-10-26T13:00:00Z'));
+    await runDueSlots(deps, new Date('2026-10-26T13:00:05Z'));
+    const [run] = await runsOf(id);
+    const failed = { failed: true, result: 'failed: the model server refused the key', pauseAfter: 3 };
+    expect(await schedules.runEnded(run!.id, failed)).toEqual({ scheduleId: id, paused: false });
+    expect(await schedules.runEnded(run!.id, failed)).toEqual({ scheduleId: id, paused: false });
+    await schedules.runEnded(run!.id, { failed: false, result: 'report ready', pauseAfter: 3 });
+    expect(await schedules.get(id)).toMatchObject({
+      failures: 0,
+      lastResult: 'report ready',
+      status: 'active',
+    });
+    for (const n of [1, 2]) expect((await schedules.runEnded(run!.id, failed))?.paused).toBe(n === 3);
+    expect(await schedules.runEnded(run!.id, failed)).toEqual({ scheduleId: id, paused: true });
+    expect(await schedules.get(id)).toMatchObject({
+      status: 'paused',
+      pausedReason: 'failed: the model server refused the key',
+    });
+    // A session that is no schedule's run changes nothing.
+    expect(await schedules.runEnded(randomUUID(), failed)).toBeNull();
+  });
+
   it('says why a run was refused, and pauses the schedule after three refusals in a row', async () => {
     const { db, schedules, deps, add } = await setUp({ perUser: 1 });
     // The owner already has research running: the per-person limit refuses each run.
