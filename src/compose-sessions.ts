@@ -22,8 +22,8 @@ import { ReportAsking } from './sessions/report-asking.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
-import { PAUSE_AFTER_FAILURES } from './sessions/schedules/scheduled-runs.js';
 import { ScheduleService } from './sessions/schedules/schedule-service.js';
+import { PAUSE_AFTER_FAILURES } from './sessions/schedules/scheduled-runs.js';
 import { SessionMoments } from './sessions/session-moments.js';
 import { SessionService } from './sessions/session-service.js';
 

@@ -64,7 +64,11 @@ describe.each([
     async () => {
       const db = await embeddedPglite();
       await migrate(db.pool, MIGRATIONS_DIR);
-      return { ...db, close: async () => (await db.close(), db.cleanup()) };
+      const close = async () => {
+        await db.close();
+        db.cleanup();
+      };
+      return { ...db, close };
     },
   ],
 ] as const)('scheduled runs on %s', (_name, opener) => {
