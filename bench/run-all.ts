@@ -21,6 +21,7 @@ const BENCHES = [
   'reuse',
   'untrusted-input',
   'startup',
+  'schedules',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 
