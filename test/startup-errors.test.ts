@@ -35,6 +35,20 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** What `serve` needs, on the database at `url`: no model or search server is reached in these tests. */
+function serveEnv(url: string, more: Record<string, string>): Record<string, string> {
+  return {
+    DATABASE_URL: url,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: 'http://127.0.0.1:59998/v1',
+    SEARCH_PROVIDER: 'searxng',
+    SEARXNG_URL: 'http://127.0.0.1:59999/',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    ...more,
+  };
+}
+
 async function until(check: () => boolean, what: string): Promise<void> {
   for (const started = Date.now(); !check(); ) {
     if (Date.now() - started > 30_000) throw new Error(`timed out waiting for ${what}`);
@@ -130,16 +144,7 @@ describe('serve and worker wait for what is not up yet', () => {
       const stop = new AbortController();
       const started = Date.now();
       const done = runService(
-        loadConfig({
-          DATABASE_URL: cluster.url,
-          OPENAI_API_KEY: 'sk-test',
-          SEARCH_PROVIDER: 'searxng',
-          SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
-          SLACK_BOT_TOKEN: BOT_TOKEN,
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: slack.apiUrl,
-          PORT: String(port),
-        }),
+        loadConfig(serveEnv(cluster.url, { SLACK_API_URL: slack.apiUrl, PORT: String(port) })),
         recordingLogger([]),
         stop.signal,
         { mode: 'serve', pollMs: 50 },
@@ -180,15 +185,7 @@ describe('serve and worker wait for what is not up yet', () => {
     await new Promise<void>((resolve) => taken.listen(0, resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const config = loadConfig({
-        DATABASE_URL: db.url,
-        OPENAI_API_KEY: 'sk-test',
-        SEARCH_PROVIDER: 'searxng',
-        SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        PORT: String(port),
-      });
+      const config = loadConfig(serveEnv(db.url, { PORT: String(port) }));
       await expect(
         runService(config, recordingLogger([]), new AbortController().signal, { mode: 'serve' }),
       ).rejects.toThrow(
@@ -202,16 +199,7 @@ describe('serve and worker wait for what is not up yet', () => {
   it('retries Slack when it cannot be reached at start, and refuses a revoked token in one line', async () => {
     const db = await realPostgres();
     await db.close();
-    const env = {
-      DATABASE_URL: db.url,
-      OPENAI_API_KEY: 'sk-test',
-      SEARCH_PROVIDER: 'searxng',
-      SEARXNG_URL: 'http://127.0.0.1:59999/', // never reached here
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: `http://127.0.0.1:${await closedPort()}/api/`,
-      PORT: '0',
-    };
+    const env = serveEnv(db.url, { SLACK_API_URL: `http://127.0.0.1:${await closedPort()}/api/`, PORT: '0' });
     const lines: { level: string; msg: string; cause?: unknown }[] = [];
     const stop = new AbortController();
     const done = runService(loadConfig(env), recordingLogger(lines), stop.signal, {
