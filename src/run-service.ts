@@ -73,6 +73,7 @@ export async function runService(
   }
 }
 
+/** The process behind its port (serve) or without one (worker): store, room, delivery, worker, Slack app. */
 async function serveWith(
   config: Config,
   logger: Logger,
