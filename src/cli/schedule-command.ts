@@ -21,9 +21,10 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
     forms: ['schedule add "CADENCE" "question" [--tz ZONE]'],
     about: [
       "Research the question again on a cadence, in this machine's time zone or --tz's:",
-      `${CADENCE_EXAMPLES}. Each run is a session a running`,
-      '"deep-research worker" researches, as ask --background queues one; a slot',
-      'missed while no worker ran runs once when one is back.',
+      `${CADENCE_EXAMPLES}.`,
+      'Each run is a session a running "deep-research worker" researches, as',
+      'ask --background queues one; a slot missed while no worker ran runs once',
+      'when one is back.',
     ],
     flags: {
       tz: { type: 'string', value: 'ZONE', help: 'the IANA time zone of the cadence (Europe/Berlin)' },
