@@ -140,6 +140,7 @@ export function composeSessions(
       newId: randomUUID,
       now: () => new Date(),
       maxQuestionChars: config.slack.maxQuestionChars,
+      minInterval: config.jobs.scheduleMinInterval,
     }),
     moments,
     run: {

@@ -62,6 +62,8 @@ export interface Config {
     concurrentSessions: number;
     sessionsPerUser: number;
     leaseMs: number;
+    /** No schedule runs more often than this (SCHEDULE_MIN_INTERVAL). */
+    scheduleMinInterval: 'daily' | 'weekly' | 'monthly';
     spendCaps: SpendCaps;
   };
   slack: {

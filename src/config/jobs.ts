@@ -13,6 +13,8 @@ export const JOBS_FIELDS = {
   USER_DAILY_BUDGET_USD: positiveNumber.optional(),
   WORKSPACE_DAILY_BUDGET_USD: positiveNumber.optional(),
   LEASE_SECONDS: z.coerce.number().min(5).max(600).default(30),
+  // No schedule may run more often than this.
+  SCHEDULE_MIN_INTERVAL: z.enum(['daily', 'weekly', 'monthly']).default('daily'),
 };
 
 export function readJobs(e: EnvOf<typeof JOBS_FIELDS>): Config['jobs'] {
@@ -22,6 +24,7 @@ export function readJobs(e: EnvOf<typeof JOBS_FIELDS>): Config['jobs'] {
     concurrentSessions: e.MAX_CONCURRENT_SESSIONS,
     sessionsPerUser: e.MAX_SESSIONS_PER_USER,
     leaseMs: e.LEASE_SECONDS * 1000,
+    scheduleMinInterval: e.SCHEDULE_MIN_INTERVAL,
     spendCaps: { userDailyUsd: e.USER_DAILY_BUDGET_USD, workspaceDailyUsd: e.WORKSPACE_DAILY_BUDGET_USD },
   };
 }

@@ -105,6 +105,17 @@ describe('deep-research schedule', () => {
       'error: "Mars/Olympus" is not a time zone I know: give its IANA name, such as Europe/Berlin.\n',
     );
     expect((await cli('schedule', 'add', 'daily')).code).toBe(2);
+    const weekly = io();
+    expect(
+      await runCli(
+        ['schedule', 'add', 'weekdays at 8:00', 'Q?'],
+        { ...env.env, SCHEDULE_MIN_INTERVAL: 'weekly' },
+        weekly,
+      ),
+    ).toBe(2);
+    expect(weekly.err.text).toBe(
+      'error: Schedules here run at most once a week (SCHEDULE_MIN_INTERVAL=weekly): say for example "weekly on monday at 9:00".\n',
+    );
     const theirs = randomUUID();
     await db.query(
       `INSERT INTO schedules (id, origin, owner, question, cadence, cron, time_zone, next_run_at)

@@ -7,6 +7,17 @@ export interface Cadence {
   label: string;
   /** Five-field cron: minute hour day-of-month month day-of-week. */
   cron: string;
+  /** How often it runs at most: weekdays count as daily. */
+  every: Interval;
+}
+
+export type Interval = 'daily' | 'weekly' | 'monthly';
+
+const RANK: Record<Interval, number> = { daily: 0, weekly: 1, monthly: 2 };
+
+/** Whether a cadence that runs `every` runs more often than `min` allows. */
+export function moreOftenThan(every: Interval, min: Interval): boolean {
+  return RANK[every] < RANK[min];
 }
 
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
@@ -47,16 +58,16 @@ export function readCadence(text: string): Cadence | { refusal: string } {
   const clock = `${time.minute} ${time.hour}`;
   const [kind, ...rest] = when;
   if ((kind === 'daily' || kind === 'everyday') && rest.length === 0)
-    return { label: `daily at ${hhmm}`, cron: `${clock} * * *` };
+    return { label: `daily at ${hhmm}`, cron: `${clock} * * *`, every: 'daily' };
   if ((kind === 'weekdays' || kind === 'weekday') && rest.length === 0)
-    return { label: `weekdays at ${hhmm}`, cron: `${clock} * * 1-5` };
+    return { label: `weekdays at ${hhmm}`, cron: `${clock} * * 1-5`, every: 'daily' };
   const day = dayOfWeek(kind === 'weekly' ? rest[0] : kind);
   if (day !== undefined && rest.length <= (kind === 'weekly' ? 1 : 0))
-    return { label: `weekly on ${DAYS[day]} at ${hhmm}`, cron: `${clock} * * ${day}` };
+    return { label: `weekly on ${DAYS[day]} at ${hhmm}`, cron: `${clock} * * ${day}`, every: 'weekly' };
   if (kind === 'monthly' && rest.length === 1) {
     const date = Number(/^(\d{1,2})(st|nd|rd|th)?$/.exec(rest[0]!)?.[1]);
     if (date >= 1 && date <= 28)
-      return { label: `monthly on day ${date} at ${hhmm}`, cron: `${clock} ${date} * *` };
+      return { label: `monthly on day ${date} at ${hhmm}`, cron: `${clock} ${date} * *`, every: 'monthly' };
     if (date > 28 && date <= 31)
       return { refusal: `Day ${date} is missing from some months: choose a day from 1 to 28.` };
   }

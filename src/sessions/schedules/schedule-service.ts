@@ -1,6 +1,6 @@
 import { questionRefusal } from '../question-refusal.js';
 import type { ScheduleRow, ScheduleStore } from '../records/schedule-store.js';
-import { knownTimeZone, nextSlot, readCadence } from './cadence.js';
+import { type Interval, knownTimeZone, moreOftenThan, nextSlot, readCadence } from './cadence.js';
 
 export interface NewScheduleRequest {
   origin: 'slack' | 'cli';
@@ -29,6 +29,8 @@ export class ScheduleService {
       newId: () => string;
       now: () => Date;
       maxQuestionChars: number;
+      /** SCHEDULE_MIN_INTERVAL: no schedule runs more often. */
+      minInterval: Interval;
     },
   ) {}
 
@@ -43,6 +45,12 @@ export class ScheduleService {
       };
     const cadence = readCadence(request.cadence);
     if ('refusal' in cadence) return { done: false, sentence: cadence.refusal };
+    const min = this.deps.minInterval;
+    if (moreOftenThan(cadence.every, min))
+      return {
+        done: false,
+        sentence: `Schedules here run at most once a ${min === 'weekly' ? 'week' : 'month'} (SCHEDULE_MIN_INTERVAL=${min}): say for example "${min === 'weekly' ? 'weekly on monday at 9:00' : 'monthly on the 1st at 9:00'}".`,
+      };
     const id = this.deps.newId();
     await this.deps.schedules.add({
       id,

@@ -8,18 +8,18 @@ import {
 
 describe('a cadence in words', () => {
   it.each([
-    ['daily at 9:00', 'daily at 09:00', '0 9 * * *'],
-    ['every day at 7am', 'daily at 07:00', '0 7 * * *'],
-    ['Every weekday at 8:30', 'weekdays at 08:30', '30 8 * * 1-5'],
-    ['weekdays at 5 pm', 'weekdays at 17:00', '0 17 * * 1-5'],
-    ['weekly on Monday at 9am', 'weekly on monday at 09:00', '0 9 * * 1'],
-    ['every friday at noon', 'weekly on friday at 12:00', '0 12 * * 5'],
-    ['mondays', 'weekly on monday at 09:00', '0 9 * * 1'],
-    ['every tue at 18:15', 'weekly on tuesday at 18:15', '15 18 * * 2'],
-    ['monthly on the 1st at 10:00', 'monthly on day 1 at 10:00', '0 10 1 * *'],
-    ['each month on day 15 at 12am', 'monthly on day 15 at 00:00', '0 0 15 * *'],
-  ])('reads "%s" as %s', (text, label, cron) => {
-    expect(readCadence(text)).toEqual({ label, cron });
+    ['daily at 9:00', 'daily at 09:00', '0 9 * * *', 'daily'],
+    ['every day at 7am', 'daily at 07:00', '0 7 * * *', 'daily'],
+    ['Every weekday at 8:30', 'weekdays at 08:30', '30 8 * * 1-5', 'daily'],
+    ['weekdays at 5 pm', 'weekdays at 17:00', '0 17 * * 1-5', 'daily'],
+    ['weekly on Monday at 9am', 'weekly on monday at 09:00', '0 9 * * 1', 'weekly'],
+    ['every friday at noon', 'weekly on friday at 12:00', '0 12 * * 5', 'weekly'],
+    ['mondays', 'weekly on monday at 09:00', '0 9 * * 1', 'weekly'],
+    ['every tue at 18:15', 'weekly on tuesday at 18:15', '15 18 * * 2', 'weekly'],
+    ['monthly on the 1st at 10:00', 'monthly on day 1 at 10:00', '0 10 1 * *', 'monthly'],
+    ['each month on day 15 at 12am', 'monthly on day 15 at 00:00', '0 0 15 * *', 'monthly'],
+  ])('reads "%s" as %s', (text, label, cron, every) => {
+    expect(readCadence(text)).toEqual({ label, cron, every });
   });
 
   it.each([
