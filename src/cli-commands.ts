@@ -49,6 +49,7 @@ const SHORT = new Set([
   'kb list',
   'kb remove',
   'schedule add',
+  'schedule change',
   'schedule list',
   'schedule pause',
   'schedule resume',
@@ -199,6 +200,7 @@ export async function runCommand(
       );
     }
     case 'schedule add':
+    case 'schedule change':
     case 'schedule list':
     case 'schedule pause':
     case 'schedule resume':

@@ -1,7 +1,7 @@
 import type { ScheduleRow } from '../sessions/records/schedule-store.js';
 import { CADENCE_EXAMPLES } from '../sessions/schedules/cadence.js';
 import type { ScheduleChange, ScheduleService } from '../sessions/schedules/schedule-service.js';
-import { type CommandSpec, json } from './command-spec.js';
+import { type CommandSpec, type Flag, json } from './command-spec.js';
 import type { Io } from './io.js';
 
 const one = (sub: ScheduleChange, about: string): CommandSpec => ({
@@ -12,6 +12,8 @@ const one = (sub: ScheduleChange, about: string): CommandSpec => ({
   flags: {},
   positionals: true,
 });
+
+const TZ: Flag = { type: 'string', value: 'ZONE', help: 'the IANA time zone of the cadence (Europe/Berlin)' };
 
 /** `deep-research schedule …`: research that repeats, run by the workers. */
 export const SCHEDULE_COMMANDS: CommandSpec[] = [
@@ -26,9 +28,7 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
       'ask --background queues one; a slot missed while no worker ran runs once',
       'when one is back.',
     ],
-    flags: {
-      tz: { type: 'string', value: 'ZONE', help: 'the IANA time zone of the cadence (Europe/Berlin)' },
-    },
+    flags: { tz: TZ },
     positionals: true,
   },
   {
@@ -38,6 +38,14 @@ export const SCHEDULE_COMMANDS: CommandSpec[] = [
     about: ['Your schedules: cadence, next run, runs so far, their cost and the last result.'],
     flags: { json: json('each schedule') },
     positionals: false,
+  },
+  {
+    name: 'schedule',
+    sub: 'change',
+    forms: ['schedule change ID "CADENCE" [--tz ZONE]'],
+    about: ['Run a schedule at a new cadence (and time zone), from its next slot.'],
+    flags: { tz: TZ },
+    positionals: true,
   },
   one('pause', 'Pause a schedule: no run starts until it is resumed.'),
   one(
@@ -87,6 +95,23 @@ export async function scheduleCommand(
       `Scheduled ${s.id.slice(0, 8)}: ${s.cadence} (${s.timeZone}), first run ${when(s)}.\n` +
         'A running "deep-research worker" researches each run; see them with: deep-research schedule list\n',
     );
+    return 0;
+  }
+  if (sub === 'change') {
+    const [id, cadence] = positionals;
+    if (!id || !cadence || positionals.length > 2) {
+      io.stderr.write(
+        'error: give the schedule and its new cadence, e.g. deep-research schedule change 1a2b3c4d "mondays at 8:00"\n',
+      );
+      return 2;
+    }
+    const changed = await deps.schedules.reschedule(id, deps.owner, cadence, flags.tz);
+    if (!changed.done) {
+      io.stderr.write(`error: ${changed.sentence}\n`);
+      return 1;
+    }
+    const s = changed.schedule;
+    io.stdout.write(`Changed ${s.id.slice(0, 8)}: ${s.cadence} (${s.timeZone}), next run ${when(s)}.\n`);
     return 0;
   }
   const changed = await deps.schedules.change(positionals[0] ?? '', deps.owner, sub as ScheduleChange);

@@ -80,15 +80,23 @@ describe('deep-research schedule', () => {
     );
     expect(runs.rows[0].n).toBe(1);
 
+    const changed = await cli('schedule', 'change', id!, 'monthly on the 1st at 7:30', '--tz', 'Asia/Tokyo');
+    expect(changed.out).toMatch(
+      new RegExp(
+        `^Changed ${id}: monthly on day 1 at 07:30 \\(Asia/Tokyo\\), next run \\w+, 1 \\w+ \\d{4}, 07:30 `,
+      ),
+    );
+    expect((await cli('schedule', 'change', id!, 'every hour')).code).toBe(1);
+
     expect((await cli('schedule', 'pause', id!)).out).toBe(
       `Paused ${id}: no run starts until "deep-research schedule resume ${id}".\n`,
     );
     expect((await cli('schedule', 'list')).out).toContain(
-      `${id}  weekly on monday at 09:00 (America/New_York)  paused\n`,
+      `${id}  monthly on day 1 at 07:30 (Asia/Tokyo)  paused\n`,
     );
-    expect((await cli('schedule', 'resume', id!)).out).toMatch(new RegExp(`^Resumed ${id}: next run Mon, `));
+    expect((await cli('schedule', 'resume', id!)).out).toMatch(new RegExp(`^Resumed ${id}: next run \\w+, 1 `));
     expect((await cli('schedule', 'remove', id!)).out).toBe(
-      `Removed ${id} (weekly on monday at 09:00); the sessions it ran stay.\n`,
+      `Removed ${id} (monthly on day 1 at 07:30); the sessions it ran stay.\n`,
     );
     expect((await cli('schedule', 'list')).out).toBe(
       'No schedules: add one with deep-research schedule add "weekdays at 9:00" "question".\n',

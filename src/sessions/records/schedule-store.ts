@@ -118,6 +118,19 @@ export class ScheduleStore {
     return rowCount === 1;
   }
 
+  /** A new cadence (and time zone), from `nextRunAt` on. */
+  async reschedule(
+    id: string,
+    to: { cadence: string; cron: string; timeZone: string; nextRunAt: Date },
+  ): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE schedules SET cadence = $2, cron = $3, time_zone = $4, next_run_at = $5, updated_at = now()
+       WHERE id = $1`,
+      [id, to.cadence, to.cron, to.timeZone, to.nextRunAt],
+    );
+    return rowCount === 1;
+  }
+
   async remove(id: string): Promise<boolean> {
     const { rowCount } = await this.pool.query('DELETE FROM schedules WHERE id = $1', [id]);
     return rowCount === 1;

@@ -19,8 +19,8 @@ export type Changed = { done: true; schedule: ScheduleRow } | { done: false; sen
 /**
  * The schedules' use cases, one definition for every surface (the terminal,
  * Slack): add one (its cadence, question and time zone checked), list a
- * person's, pause, resume (from its next slot after now) and remove one of
- * their own. Runs are the scheduler's (scheduled-runs.ts).
+ * person's, change the cadence of, pause, resume (from its next slot after
+ * now) and remove one of their own. Runs are the scheduler's (scheduled-runs.ts).
  */
 export class ScheduleService {
   constructor(
@@ -38,19 +38,8 @@ export class ScheduleService {
     const question = request.question.trim();
     const refused = questionRefusal(question, this.deps.maxQuestionChars);
     if (refused) return { done: false, sentence: refused };
-    if (!knownTimeZone(request.timeZone))
-      return {
-        done: false,
-        sentence: `"${request.timeZone}" is not a time zone I know: give its IANA name, such as Europe/Berlin.`,
-      };
-    const cadence = readCadence(request.cadence);
-    if ('refusal' in cadence) return { done: false, sentence: cadence.refusal };
-    const min = this.deps.minInterval;
-    if (moreOftenThan(cadence.every, min))
-      return {
-        done: false,
-        sentence: `Schedules here run at most once a ${min === 'weekly' ? 'week' : 'month'} (SCHEDULE_MIN_INTERVAL=${min}): say for example "${min === 'weekly' ? 'weekly on monday at 9:00' : 'monthly on the 1st at 9:00'}".`,
-      };
+    const when = this.when(request.cadence, request.timeZone);
+    if ('sentence' in when) return { done: false, sentence: when.sentence };
     const id = this.deps.newId();
     await this.deps.schedules.add({
       id,
@@ -59,13 +48,40 @@ export class ScheduleService {
       ...(request.teamId ? { teamId: request.teamId } : {}),
       ...(request.channelId ? { channelId: request.channelId } : {}),
       question,
-      cadence: cadence.label,
-      cron: cadence.cron,
-      timeZone: request.timeZone,
+      ...when,
       review: false,
-      nextRunAt: nextSlot(cadence.cron, request.timeZone, this.deps.now()),
     });
     return { done: true, schedule: (await this.deps.schedules.get(id))! };
+  }
+
+  /** One of `owner`'s schedules at a new cadence (in its time zone, or `timeZone`), from its next slot. */
+  async reschedule(idOrPrefix: string, owner: string, cadence: string, timeZone?: string): Promise<Changed> {
+    const found = await this.owned(idOrPrefix, owner);
+    if ('sentence' in found) return { done: false, sentence: found.sentence };
+    const when = this.when(cadence, timeZone ?? found.timeZone);
+    if ('sentence' in when) return { done: false, sentence: when.sentence };
+    await this.deps.schedules.reschedule(found.id, when);
+    return { done: true, schedule: (await this.deps.schedules.get(found.id)) ?? found };
+  }
+
+  /** A cadence and time zone checked, with the first slot after now. */
+  private when(
+    text: string,
+    timeZone: string,
+  ): { cadence: string; cron: string; timeZone: string; nextRunAt: Date } | { sentence: string } {
+    if (!knownTimeZone(timeZone))
+      return {
+        sentence: `"${timeZone}" is not a time zone I know: give its IANA name, such as Europe/Berlin.`,
+      };
+    const cadence = readCadence(text);
+    if ('refusal' in cadence) return { sentence: cadence.refusal };
+    const min = this.deps.minInterval;
+    if (moreOftenThan(cadence.every, min))
+      return {
+        sentence: `Schedules here run at most once a ${min === 'weekly' ? 'week' : 'month'} (SCHEDULE_MIN_INTERVAL=${min}): say for example "${min === 'weekly' ? 'weekly on monday at 9:00' : 'monthly on the 1st at 9:00'}".`,
+      };
+    const nextRunAt = nextSlot(cadence.cron, timeZone, this.deps.now());
+    return { cadence: cadence.label, cron: cadence.cron, timeZone, nextRunAt };
   }
 
   /** A person's schedules, oldest first. */
@@ -75,20 +91,8 @@ export class ScheduleService {
 
   /** Pauses, resumes or removes one of `owner`'s schedules, named by its id or the id's start. */
   async change(idOrPrefix: string, owner: string, change: ScheduleChange): Promise<Changed> {
-    const found = await this.deps.schedules.findByPrefix(idOrPrefix);
-    if (found.length !== 1)
-      return {
-        done: false,
-        sentence: found.length
-          ? `"${idOrPrefix}" names more than one schedule: give more of its id.`
-          : `No schedule ${idOrPrefix}: "deep-research schedule list" shows yours.`,
-      };
-    const schedule = found[0]!;
-    if (schedule.owner !== owner)
-      return {
-        done: false,
-        sentence: `Schedule ${schedule.id.slice(0, 8)} is ${schedule.owner}'s, not yours.`,
-      };
+    const schedule = await this.owned(idOrPrefix, owner);
+    if ('sentence' in schedule) return { done: false, sentence: schedule.sentence };
     if (change === 'remove') await this.deps.schedules.remove(schedule.id);
     else if (change === 'pause') await this.deps.schedules.setStatus(schedule.id, 'paused');
     else
@@ -96,5 +100,19 @@ export class ScheduleService {
         nextRunAt: nextSlot(schedule.cron, schedule.timeZone, this.deps.now()),
       });
     return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
+  }
+
+  private async owned(idOrPrefix: string, owner: string): Promise<ScheduleRow | { sentence: string }> {
+    const found = await this.deps.schedules.findByPrefix(idOrPrefix);
+    if (found.length !== 1)
+      return {
+        sentence: found.length
+          ? `"${idOrPrefix}" names more than one schedule: give more of its id.`
+          : `No schedule ${idOrPrefix}: "deep-research schedule list" shows yours.`,
+      };
+    const schedule = found[0]!;
+    return schedule.owner === owner
+      ? schedule
+      : { sentence: `Schedule ${schedule.id.slice(0, 8)} is ${schedule.owner}'s, not yours.` };
   }
 }
