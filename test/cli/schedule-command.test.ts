@@ -94,7 +94,9 @@ describe('deep-research schedule', () => {
     expect((await cli('schedule', 'list')).out).toContain(
       `${id}  monthly on day 1 at 07:30 (Asia/Tokyo)  paused\n`,
     );
-    expect((await cli('schedule', 'resume', id!)).out).toMatch(new RegExp(`^Resumed ${id}: next run \\w+, 1 `));
+    expect((await cli('schedule', 'resume', id!)).out).toMatch(
+      new RegExp(`^Resumed ${id}: next run \\w+, 1 `),
+    );
     expect((await cli('schedule', 'remove', id!)).out).toBe(
       `Removed ${id} (monthly on day 1 at 07:30); the sessions it ran stay.\n`,
     );
