@@ -75,7 +75,10 @@ export function databaseStartError(error: unknown, url: string | undefined): Con
   if (isDatabaseUnavailable(error))
     return new ConfigError(
       'database_unreachable',
-      `The database at ${where} cannot be reached (${cause}); start it or fix the host and port in DATABASE_URL.`,
+      url
+        ? `The database at ${where} cannot be reached (${cause}); start it or fix the host and port in DATABASE_URL.`
+        : // Reached through the process that has it open (a short command): that process has ended.
+          `The embedded database could not be reached (${cause}): the process that had it open has probably just ended; run the command again.`,
     );
   return null;
 }

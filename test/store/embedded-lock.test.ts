@@ -37,3 +37,15 @@ describe('the embedded database', () => {
     await next.close();
   }, 60_000);
 });
+
+describe('a short command joined to the embedded database', () => {
+  it('says in one line, when the process that had it open has ended, to run the command again', async () => {
+    const { databaseStartError } = await import('../../src/store/database-errors.js');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:40123'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(databaseStartError(refused, undefined)?.message).toBe(
+      'The embedded database could not be reached (ECONNREFUSED): the process that had it open has probably just ended; run the command again.',
+    );
+  });
+});
