@@ -12,7 +12,6 @@ CREATE TABLE schedules (
   cadence text NOT NULL,
   cron text NOT NULL,
   time_zone text NOT NULL,
-  review boolean NOT NULL DEFAULT false,
   status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'paused')),
   paused_reason text,
   next_run_at timestamptz NOT NULL,

@@ -23,7 +23,6 @@ import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
 import { ScheduleService } from './sessions/schedules/schedule-service.js';
-import { PAUSE_AFTER_FAILURES } from './sessions/schedules/scheduled-runs.js';
 import { SessionMoments } from './sessions/session-moments.js';
 import { SessionService } from './sessions/session-service.js';
 
@@ -106,9 +105,8 @@ export function composeSessions(
   moments.onSettled(async ({ session, settled }) => {
     if (settled.kind !== 'done' && settled.kind !== 'failed') return;
     const result = settled.kind === 'done' ? 'report ready' : `failed: ${settled.message}`;
-    const pauseAfter = PAUSE_AFTER_FAILURES;
     await store.schedules
-      .runEnded(session.id, { failed: settled.kind === 'failed', result, pauseAfter })
+      .runEnded(session.id, { failed: settled.kind === 'failed', result })
       .catch((err) => logger.warn({ err, sessionId: session.id }, 'a scheduled run could not be recorded'));
   });
   const service = new SessionService({

@@ -16,7 +16,7 @@ import { systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { webhookRoute } from './service-endpoints.js';
 import { sessionsByStatus } from './sessions/records/session-counts.js';
-import { PAUSE_AFTER_FAILURES, runDueSlots } from './sessions/schedules/scheduled-runs.js';
+import { runDueSlots } from './sessions/schedules/scheduled-runs.js';
 import type { SessionMoments } from './sessions/session-moments.js';
 import { SlackRateLimits } from './slack/api/slack-rate-limits.js';
 import type { SlackApp } from './slack/slack-app.js';
@@ -162,7 +162,6 @@ async function serveWith(
                 service: room.service,
                 exists: async (id) => (await store.sessions.get(id)) !== null,
                 log: logger,
-                pauseAfter: PAUSE_AFTER_FAILURES,
               },
               new Date(),
             ),

@@ -11,8 +11,6 @@ export interface NewSchedule {
   cadence: string;
   cron: string;
   timeZone: string;
-  /** Its runs wait for the owner's plan review (Slack); otherwise they start at once. */
-  review: boolean;
   nextRunAt: Date;
 }
 
@@ -30,12 +28,6 @@ export interface ScheduleRow extends NewSchedule {
   createdAt: Date;
 }
 
-/** A slot this process took: run it (admit its session), then settle it. */
-export interface TakenSlot {
-  schedule: ScheduleRow;
-  slot: Date;
-}
-
 // A finished run's cost is on its session (sessions.cost_usd, set when it ends).
 const SELECT = `SELECT s.*,
     (SELECT coalesce(sum(r.cost_usd), 0) FROM sessions r WHERE r.schedule_id = s.id) AS cost_usd,
@@ -48,6 +40,23 @@ const SELECT = `SELECT s.*,
  */
 const ms = (column: string) => `date_trunc('milliseconds', ${column})`;
 const NOW_MS = ms('now()');
+
+/** A schedule whose runs fail (or are refused) this many times in a row pauses, with the last reason. */
+export const PAUSE_AFTER_FAILURES = 3;
+
+/**
+ * A run's result recorded on its schedule `s` (`$result`, `$failed`): a
+ * success resets the failures, a failure counts one, and the third in a row
+ * pauses the schedule with that result as the reason.
+ */
+function recordResult(result: string, failed: string): string {
+  const pauses = `${failed} AND s.failures + 1 >= ${PAUSE_AFTER_FAILURES}`;
+  return `last_result = ${result},
+         failures = CASE WHEN ${failed} THEN s.failures + 1 ELSE 0 END,
+         status = CASE WHEN ${pauses} THEN 'paused' ELSE s.status END,
+         paused_reason = CASE WHEN ${pauses} THEN ${result} ELSE s.paused_reason END,
+         updated_at = now()`;
+}
 
 /** A slot left pending this long (its process died between taking and admitting it) is taken again. */
 const PENDING_STALE_SECONDS = 120;
@@ -63,8 +72,8 @@ export class ScheduleStore {
 
   async add(s: NewSchedule): Promise<void> {
     await this.pool.query(
-      `INSERT INTO schedules (id, origin, owner, team_id, channel_id, question, cadence, cron, time_zone, review, next_run_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO schedules (id, origin, owner, team_id, channel_id, question, cadence, cron, time_zone, next_run_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         s.id,
         s.origin,
@@ -75,7 +84,6 @@ export class ScheduleStore {
         s.cadence,
         s.cron,
         s.timeZone,
-        s.review,
         s.nextRunAt,
       ],
     );
@@ -172,46 +180,36 @@ export class ScheduleStore {
 
   /**
    * The slot is done: its session was admitted (`sessionId`), or it was
-   * refused, said in `result`. A refusal counts as a failure; `pauseAfter`
-   * failures in a row pause the schedule with `result` as the reason.
+   * refused, said in `result` (a refusal counts as a failed run).
    */
   async settle(
     id: string,
     slot: Date,
-    outcome: { sessionId?: string; result: string; failed: boolean; pauseAfter: number },
+    outcome: { sessionId?: string; result: string; failed: boolean },
   ): Promise<{ paused: boolean }> {
     const { rows } = await this.pool.query(
-      `UPDATE schedules SET pending_slot = NULL, pending_since = NULL,
-         last_session_id = coalesce($3, last_session_id), last_result = $4,
-         failures = CASE WHEN $5 THEN failures + 1 ELSE 0 END,
-         status = CASE WHEN $5 AND failures + 1 >= $6 THEN 'paused' ELSE status END,
-         paused_reason = CASE WHEN $5 AND failures + 1 >= $6 THEN $4 ELSE paused_reason END,
-         updated_at = now()
+      `UPDATE schedules s SET pending_slot = NULL, pending_since = NULL,
+         last_session_id = coalesce($3, last_session_id), ${recordResult('$4', '$5')}
        WHERE id = $1 AND ${ms('pending_slot')} = $2
        RETURNING status`,
-      [id, slot, outcome.sessionId ?? null, outcome.result, outcome.failed, outcome.pauseAfter],
+      [id, slot, outcome.sessionId ?? null, outcome.result, outcome.failed],
     );
     return { paused: rows[0]?.status === 'paused' };
   }
 
   /**
-   * A scheduled run came to rest: done resets the failures, failed counts one
-   * (`pauseAfter` in a row pause the schedule with `result` as the reason).
-   * Returns the schedule, or null when the session is no schedule's run.
+   * A scheduled run came to rest, done or failed (said in `result`). Returns
+   * its schedule, or null when the session is no schedule's run.
    */
   async runEnded(
     sessionId: string,
-    outcome: { failed: boolean; result: string; pauseAfter: number },
+    outcome: { failed: boolean; result: string },
   ): Promise<{ scheduleId: string; paused: boolean } | null> {
     const { rows } = await this.pool.query(
-      `UPDATE schedules s SET last_result = $2,
-         failures = CASE WHEN $3 THEN s.failures + 1 ELSE 0 END,
-         status = CASE WHEN $3 AND s.failures + 1 >= $4 THEN 'paused' ELSE s.status END,
-         paused_reason = CASE WHEN $3 AND s.failures + 1 >= $4 THEN $2 ELSE s.paused_reason END,
-         updated_at = now()
+      `UPDATE schedules s SET ${recordResult('$2', '$3')}
        FROM sessions r WHERE r.id = $1 AND r.schedule_id = s.id
        RETURNING s.id, s.status`,
-      [sessionId, outcome.result, outcome.failed, outcome.pauseAfter],
+      [sessionId, outcome.result, outcome.failed],
     );
     return rows[0] ? { scheduleId: rows[0].id as string, paused: rows[0].status === 'paused' } : null;
   }
@@ -228,7 +226,6 @@ function toRow(r: Record<string, unknown>): ScheduleRow {
     cadence: r.cadence as string,
     cron: r.cron as string,
     timeZone: r.time_zone as string,
-    review: r.review as boolean,
     nextRunAt: r.next_run_at as Date,
     status: r.status as 'active' | 'paused',
     pausedReason: (r.paused_reason as string | null) ?? null,

@@ -49,7 +49,6 @@ export class ScheduleService {
       ...(request.channelId ? { channelId: request.channelId } : {}),
       question,
       ...when,
-      review: false,
     });
     return { done: true, schedule: (await this.deps.schedules.get(id))! };
   }

@@ -1,5 +1,4 @@
 import type { Logger } from '../../ports/logger.js';
-import type { SlackOpening } from '../records/insert-session.js';
 import type { ScheduleRow, ScheduleStore } from '../records/schedule-store.js';
 import { refusalLine } from '../refusal-line.js';
 import type { SessionService } from '../session-service.js';
@@ -11,14 +10,7 @@ export interface ScheduledRunsDeps {
   /** Whether a session exists (a slot admitted before its process died). */
   exists: (sessionId: string) => Promise<boolean>;
   log: Logger;
-  /** How a Slack schedule's run opens its thread (a process without Slack leaves Slack schedules alone). */
-  opening?: (schedule: ScheduleRow, sessionId: string) => SlackOpening;
-  /** A schedule whose runs are refused this many times in a row pauses (PAUSE_AFTER_FAILURES). */
-  pauseAfter: number;
 }
-
-/** A schedule whose runs fail (or are refused) this many times in a row pauses, with the last reason. */
-export const PAUSE_AFTER_FAILURES = 3;
 
 /** Due slots looked at per pass: the rest wait for the next pass, earliest first. */
 const PER_PASS = 50;
@@ -35,7 +27,6 @@ const PER_PASS = 50;
 export async function runDueSlots(deps: ScheduledRunsDeps, now: Date): Promise<number> {
   let admitted = 0;
   for (const schedule of await deps.schedules.due(now, PER_PASS)) {
-    if (schedule.origin === 'slack' && !deps.opening) continue;
     const slot = await takeSlot(deps.schedules, schedule, now);
     if (!slot) continue;
     try {
@@ -64,27 +55,24 @@ async function takeSlot(schedules: ScheduleStore, s: ScheduleRow, now: Date): Pr
 async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promise<boolean> {
   const id = slotSessionId(s.id, slot);
   const settle = (outcome: { sessionId?: string; result: string; failed: boolean }) =>
-    deps.schedules.settle(s.id, slot, { ...outcome, pauseAfter: deps.pauseAfter });
+    deps.schedules.settle(s.id, slot, outcome);
   if (await deps.exists(id)) {
     await settle({ sessionId: id, result: 'started', failed: false });
     return false;
   }
-  const started = await deps.service.queue(
-    {
-      session: {
-        id,
-        origin: s.origin,
-        requester: s.owner,
-        question: s.question,
-        scheduleId: s.id,
-        ...(s.teamId ? { teamId: s.teamId } : {}),
-        ...(s.channelId ? { channelId: s.channelId } : {}),
-      },
-      // Nobody is there to answer questions: the run starts from the question as it was scheduled.
-      request: { skipClarification: true },
+  const started = await deps.service.queue({
+    session: {
+      id,
+      origin: s.origin,
+      requester: s.owner,
+      question: s.question,
+      scheduleId: s.id,
+      ...(s.teamId ? { teamId: s.teamId } : {}),
+      ...(s.channelId ? { channelId: s.channelId } : {}),
     },
-    deps.opening?.(s, id) ?? {},
-  );
+    // Nobody is there to answer questions: the run starts from the question as it was scheduled.
+    request: { skipClarification: true },
+  });
   if (started.started) {
     await settle({ sessionId: id, result: 'started', failed: false });
     return true;

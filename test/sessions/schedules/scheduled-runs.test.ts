@@ -34,7 +34,6 @@ async function setUp(options: { perUser?: number } = {}) {
     service,
     exists: async (id) => (await sessions.get(id)) !== null,
     log: silentLogger,
-    pauseAfter: 3,
   };
   const add = async (firstSlot: Date, owner = 'ana') => {
     const id = randomUUID();
@@ -46,7 +45,6 @@ async function setUp(options: { perUser?: number } = {}) {
       cadence: 'weekly on monday at 09:00',
       cron: WEEKLY,
       timeZone: ZONE,
-      review: false,
       nextRunAt: firstSlot,
     });
     return id;
@@ -164,10 +162,10 @@ describe.each([
     const id = await add(new Date('2026-10-26T13:00:00Z'));
     await runDueSlots(deps, new Date('2026-10-26T13:00:05Z'));
     const [run] = await runsOf(id);
-    const failed = { failed: true, result: 'failed: the model server refused the key', pauseAfter: 3 };
+    const failed = { failed: true, result: 'failed: the model server refused the key' };
     expect(await schedules.runEnded(run!.id, failed)).toEqual({ scheduleId: id, paused: false });
     expect(await schedules.runEnded(run!.id, failed)).toEqual({ scheduleId: id, paused: false });
-    await schedules.runEnded(run!.id, { failed: false, result: 'report ready', pauseAfter: 3 });
+    await schedules.runEnded(run!.id, { failed: false, result: 'report ready' });
     expect(await schedules.get(id)).toMatchObject({
       failures: 0,
       lastResult: 'report ready',
