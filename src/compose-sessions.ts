@@ -3,6 +3,7 @@ import { configuredBackends } from './backends/backend-list.js';
 import { localFileFetcher } from './cli/local-files.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
 import type { Config } from './config/load-config.js';
+import { type Clock, systemClock } from './ports/clock.js';
 import { backendMissing, sharedAccess } from './config/requirements.js';
 import { reportQuestions } from './engine/ask/answer-report-question.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
@@ -63,6 +64,8 @@ export interface RoomOptions {
    * a worker hearing them through Postgres): polls only refresh progress.
    */
   endings?: ResponseEndings;
+  /** The time schedules are read in (tests move it). */
+  clock?: Clock;
 }
 
 export function composeSessions(
@@ -136,7 +139,7 @@ export function composeSessions(
     schedules: new ScheduleService({
       schedules: store.schedules,
       newId: randomUUID,
-      now: () => new Date(),
+      now: () => new Date((options.clock ?? systemClock).now()),
       maxQuestionChars: config.slack.maxQuestionChars,
       minInterval: config.jobs.scheduleMinInterval,
     }),

@@ -17,6 +17,7 @@ import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
 import { sessionButtons } from './slack/session-buttons.js';
 import { sessionCommands } from './slack/session-commands.js';
+import { schedulesFeature } from './slack/schedules/slack-schedules.js';
 import { agentMessaging } from './slack/slack-agent-messaging.js';
 import { createSlackApp, type SlackApp } from './slack/slack-app.js';
 import { homeFeature, SlackHome } from './slack/slack-home.js';
@@ -158,6 +159,7 @@ export async function startApp(
           }),
         ),
         reuseFeature(reuse),
+        schedulesFeature({ schedules: room.schedules, api }),
         homeFeature(home, (place, question) => service.startFromCommand(place, question)),
         agentMessaging({
           sessions: store.sessions,

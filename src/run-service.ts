@@ -12,7 +12,7 @@ import { SessionLeases } from './jobs/session-leases.js';
 import { startWorker, workerName } from './jobs/worker.js';
 import { ResponseEndings } from './llm/response-endings.js';
 import { type PrometheusMetrics, prometheusMetrics } from './metrics/prometheus-metrics.js';
-import { systemClock } from './ports/clock.js';
+import { type Clock, systemClock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
 import { webhookRoute } from './service-endpoints.js';
 import { sessionsByStatus } from './sessions/records/session-counts.js';
@@ -38,6 +38,8 @@ export interface ServiceOptions {
   onListening?: (port: number | undefined) => void;
   /** Subscribes to the process's session moments (settled, report published) once the room is built. */
   subscribe?: (moments: SessionMoments) => void;
+  /** The time schedules are read in, and how often the scheduler looks for due runs (tests move and shorten both). */
+  scheduler?: { clock?: Clock; everyMs?: number };
 }
 
 /**
@@ -97,6 +99,7 @@ async function serveWith(
       metrics,
       newSessionId: randomUUID,
       endings,
+      ...(options.scheduler?.clock && { clock: options.scheduler.clock }),
     });
     // Nothing to research with (no model access, no search and no documents) ends start-up here, in one line.
     await room.engine();
@@ -125,7 +128,7 @@ async function serveWith(
           reportFormat: slack.reportFormat,
           estimatePlan: room.estimatePlan,
           view: (id) => room.service.view(id),
-          published: (id) => void room.moments.delivered(id),
+          rested: (id, status) => void room.moments.rested(id, status),
           metrics,
         })
       : undefined;
@@ -154,17 +157,21 @@ async function serveWith(
         notices: endings && { [RESPONSE_ENDED_CHANNEL]: (id) => void endings.notice(id) },
         maintenanceMs: 10 * 60_000,
         scheduler: {
-          everyMs: SCHEDULER_EVERY_MS,
-          run: () =>
-            runDueSlots(
+          everyMs: options.scheduler?.everyMs ?? SCHEDULER_EVERY_MS,
+          run: async () => {
+            const admitted = await runDueSlots(
               {
                 schedules: store.schedules,
                 service: room.service,
                 exists: async (id) => (await store.sessions.get(id)) !== null,
+                ...(delivery && { slack: delivery.scheduled.opening }),
                 log: logger,
               },
-              new Date(),
-            ),
+              new Date((options.scheduler?.clock ?? systemClock).now()),
+            );
+            if (admitted) delivery?.dispatcher.nudge();
+            await delivery?.scheduled.notifyPauses();
+          },
         },
         maintenance: async () => {
           const rules = {

@@ -71,6 +71,7 @@ export async function scheduleCommand(
   io: Io,
 ): Promise<number> {
   if (sub === 'list') return listSchedules(await deps.schedules.list(deps.owner), Boolean(flags.json), io);
+  const actor = { id: deps.owner, lists: '"deep-research schedule list"' };
   if (sub === 'add') {
     const [cadence, ...question] = positionals;
     if (!cadence || question.length === 0) {
@@ -105,7 +106,7 @@ export async function scheduleCommand(
       );
       return 2;
     }
-    const changed = await deps.schedules.reschedule(id, deps.owner, cadence, flags.tz);
+    const changed = await deps.schedules.reschedule(id, actor, cadence, flags.tz);
     if (!changed.done) {
       io.stderr.write(`error: ${changed.sentence}\n`);
       return 1;
@@ -114,7 +115,7 @@ export async function scheduleCommand(
     io.stdout.write(`Changed ${s.id.slice(0, 8)}: ${s.cadence} (${s.timeZone}), next run ${when(s)}.\n`);
     return 0;
   }
-  const changed = await deps.schedules.change(positionals[0] ?? '', deps.owner, sub as ScheduleChange);
+  const changed = await deps.schedules.change(positionals[0] ?? '', actor, sub as ScheduleChange);
   if (!changed.done) {
     io.stderr.write(`error: ${changed.sentence}\n`);
     return 1;

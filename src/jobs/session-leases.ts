@@ -1,9 +1,14 @@
 import type pg from 'pg';
 import { RUNNABLE } from '../sessions/records/session-status.js';
 
-/** Due, runnable and held by no live lease; `statuses` names the parameter holding RUNNABLE. */
+/**
+ * Due, runnable and held by no live lease; `statuses` names the parameter
+ * holding RUNNABLE. A Slack session waits for its thread: a scheduled run's
+ * root is posted through the outbox, and its ts is the thread's.
+ */
 const waiting = (statuses: string) =>
-  `status = ANY(${statuses}::text[]) AND queued_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())`;
+  `status = ANY(${statuses}::text[]) AND queued_at <= now() AND (lease_expires_at IS NULL OR lease_expires_at < now())
+   AND (origin <> 'slack' OR thread_ts IS NOT NULL)`;
 
 export interface Claim {
   id: string;

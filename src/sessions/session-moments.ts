@@ -68,6 +68,21 @@ export class SessionMoments {
     if (moment.status === 'done') void this.delivered(moment.session.id);
   }
 
+  /**
+   * Told by delivery: the session came to rest there, its report in its
+   * thread (`done`), or failed because its thread could not be posted.
+   */
+  async rested(sessionId: string, status: 'done' | 'failed'): Promise<void> {
+    if (status === 'done') return this.delivered(sessionId);
+    try {
+      const row = await this.sessions.get(sessionId);
+      const settled = { kind: 'failed', message: row?.error ?? 'its thread could not be posted' } as const;
+      if (row) this.tell(this.settledListeners, { session: row, settled, status }, sessionId);
+    } catch (err) {
+      this.log.error({ err, sessionId }, 'could not announce a failed session');
+    }
+  }
+
   /** Told by delivery once the report is in its thread (the session moved to `done`). */
   async delivered(sessionId: string): Promise<void> {
     // Nobody listening: the moment costs no reads.

@@ -11,6 +11,7 @@ import { appendStream } from './api/slack-streams.js';
 import { EditScheduler } from './delivery/edit-scheduler.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
+import { type ScheduledSlack, scheduledSlack } from './schedules/scheduled-slack.js';
 import type { StreamChunk } from './render/progress-chunks.js';
 import { slackFileFetcher } from './shared-files.js';
 import { closingIntents } from './thread/closing-intents.js';
@@ -35,8 +36,8 @@ export interface SlackDeliveryOptions {
   estimatePlan: () => Promise<string>;
   /** A stored session as surfaces read it. */
   view: (sessionId: string) => Promise<SessionView | null>;
-  /** A session's report is in its thread. */
-  published?: (sessionId: string) => void;
+  /** A session came to rest in delivery (see DispatcherDeps.rested). */
+  rested?: (sessionId: string, status: 'done' | 'failed') => void;
 }
 
 export interface SlackDelivery {
@@ -45,6 +46,8 @@ export interface SlackDelivery {
   fetchFile: FetchGivenFile;
   dispatcher: Dispatcher;
   edits: EditScheduler;
+  /** Scheduled runs' threads and their owners' pause notices. */
+  scheduled: ScheduledSlack;
   /** Clarifications nobody answered in time (already marked expired): their threads say so. */
   showExpired(ids: string[]): Promise<void>;
   /** Stops delivering (what is pending stays in the outbox for the next process) after a last short drain. */
@@ -82,7 +85,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     claimMs: options.claimMs,
     pollMs: options.pollMs,
     metrics: options.metrics,
-    published: options.published,
+    rested: options.rested,
   });
   const deps = {
     outbox: store.outbox,
@@ -104,6 +107,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     fetchFile: slackFileFetcher(api),
     dispatcher,
     edits,
+    scheduled: scheduledSlack({ api, schedules: store.schedules, log: options.logger }),
     async showExpired(ids) {
       for (const id of ids) {
         const row = await store.sessions.get(id);

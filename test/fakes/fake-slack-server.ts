@@ -77,6 +77,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const downloads = new Map<string, Buffer>();
   /** People's display names (users.info profile), by user id. */
   const people = new Map<string, string>();
+  /** People's time zones (users.info tz), by user id. */
+  const timeZones = new Map<string, string>();
+  /** People whose account was deactivated (users.info deleted). */
+  const deactivated = new Set<string>();
   /** Who is in each conversation (conversations.members); a conversation not listed has none. */
   const members = new Map<string, string[]>();
   const forced: { method: string; count: number; retryAfter: number }[] = [];
@@ -262,8 +266,17 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
             id: args.user,
             is_admin: admins.has(String(args.user)),
             is_owner: false,
+            deleted: deactivated.has(String(args.user)),
+            // Slack's default for a person who set none.
+            tz: timeZones.get(String(args.user)) ?? 'America/Los_Angeles',
             profile: { display_name: people.get(String(args.user)) ?? '' },
           },
+        });
+      // A channel the bot was removed from is one it is not a member of; a private one it cannot see is not found.
+      case 'conversations.info':
+        if (channel.startsWith('G404')) return fail('channel_not_found');
+        return ok({
+          channel: { id: channel, is_archived: archived.has(channel), is_member: !notInChannel.has(channel) },
         });
       case 'files.getUploadURLExternal': {
         const id = `F${files.length + 1}`;
@@ -478,6 +491,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     admins,
     members,
     people,
+    timeZones,
+    deactivated,
     /**
      * A person shares a file (a `file_share` message in the conversation, or a
      * thread reply); `size` overrides the size Slack reports. Returns its ts and file id.

@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Llm, LlmPurpose } from '../../src/ports/llm.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { runService } from '../../src/run-service.js';
+import { runService, type ServiceOptions } from '../../src/run-service.js';
 import type { ReportPublished } from '../../src/sessions/session-moments.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
@@ -26,6 +26,8 @@ export async function slackHarness(
     socketMode?: boolean;
     /** The model server answers these calls with truncated JSON (see fakeOpenAiServer). */
     garbage?: (purpose: LlmPurpose) => boolean;
+    /** The time schedules are read in, and how often the scheduler looks (see ServiceOptions.scheduler). */
+    scheduler?: ServiceOptions['scheduler'];
   } = {},
 ) {
   const slack = await fakeSlackServer();
@@ -75,6 +77,7 @@ export async function slackHarness(
       pollMs: 50,
       onListening: listening,
       subscribe: (moments) => moments.onReportPublished((m) => void published.push(m)),
+      ...(options.scheduler && { scheduler: options.scheduler }),
     });
     const ended = done.then(() => Promise.reject(new Error('serve ended before it listened')));
     const server = {

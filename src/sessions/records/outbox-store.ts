@@ -89,9 +89,11 @@ export class OutboxStore {
          UPDATE slack_outbox SET state = CASE WHEN version = $2 THEN 'sent' ELSE state END,
            done_at = now(), claimed_by = NULL, claim_expires_at = NULL, uncertain = false, last_error = NULL
          WHERE id = $1 RETURNING session_id, role)
-       INSERT INTO slack_messages (session_id, role, channel_id, ts, file_id, streaming)
+       , m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts, file_id, streaming)
        SELECT session_id, role, $3, $4, $5, $6 FROM o WHERE $3::text IS NOT NULL
-       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5, streaming = $6`,
+       ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5, streaming = $6)
+       UPDATE sessions s SET thread_ts = $4, updated_at = now() FROM o
+       WHERE s.id = o.session_id AND o.role = 'root' AND s.thread_ts IS NULL AND $4::text IS NOT NULL`,
       [
         row.id,
         row.version,

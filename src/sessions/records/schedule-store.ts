@@ -26,6 +26,9 @@ export interface ScheduleRow extends NewSchedule {
   costUsd: number;
   runs: number;
   createdAt: Date;
+  /** The owner's message that it paused itself: to send, perhaps sent, sent (null: none owed). */
+  pauseNotice: 'due' | 'sending' | 'sent' | null;
+  pausedAt: Date | null;
 }
 
 // A finished run's cost is on its session (sessions.cost_usd, set when it ends).
@@ -55,6 +58,8 @@ function recordResult(result: string, failed: string): string {
          failures = CASE WHEN ${failed} THEN s.failures + 1 ELSE 0 END,
          status = CASE WHEN ${pauses} THEN 'paused' ELSE s.status END,
          paused_reason = CASE WHEN ${pauses} THEN ${result} ELSE s.paused_reason END,
+         pause_notice = CASE WHEN ${pauses} THEN 'due' ELSE s.pause_notice END,
+         paused_at = CASE WHEN ${pauses} THEN now() ELSE s.paused_at END,
          updated_at = now()`;
 }
 
@@ -102,16 +107,36 @@ export class ScheduleStore {
     return rows.map(toRow);
   }
 
-  /** One person's schedules (all of them: `owner` unset), oldest first. */
-  async list(owner?: string): Promise<ScheduleRow[]> {
+  /** One person's schedules and those posting in `channelId` (all of them: `owner` unset), oldest first. */
+  async list(owner?: string, channelId?: string): Promise<ScheduleRow[]> {
     const { rows } = await this.pool.query(
-      `${SELECT} WHERE $1::text IS NULL OR s.owner = $1 ORDER BY s.created_at, s.id`,
-      [owner ?? null],
+      `${SELECT} WHERE $1::text IS NULL OR s.owner = $1 OR s.channel_id = $2 ORDER BY s.created_at, s.id`,
+      [owner ?? null, channelId ?? null],
     );
     return rows.map(toRow);
   }
 
-  /** Pauses (with the reason said to its owner) or resumes it from its next slot after now. */
+  /** Schedules of `origin` that paused themselves and whose owner is not told yet, oldest first. */
+  async pauseNotices(origin: 'slack' | 'cli', limit: number): Promise<ScheduleRow[]> {
+    const { rows } = await this.pool.query(
+      `${SELECT} WHERE s.pause_notice IN ('due', 'sending') AND s.origin = $1 ORDER BY s.paused_at LIMIT $2`,
+      [origin, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /** Where the owner's notice of a pause is: about to be sent (it may land), or sent. */
+  async notice(id: string, state: 'sending' | 'sent'): Promise<void> {
+    await this.pool.query(
+      `UPDATE schedules SET pause_notice = $2 WHERE id = $1 AND pause_notice IS NOT NULL`,
+      [id, state],
+    );
+  }
+
+  /**
+   * Pauses or resumes it from its next slot after now. A pause with a reason
+   * is the scheduler's (its owner is told, once); one without is the owner's.
+   */
   async setStatus(
     id: string,
     status: 'active' | 'paused',
@@ -119,7 +144,9 @@ export class ScheduleStore {
   ): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE schedules SET status = $2, paused_reason = $3, next_run_at = coalesce($4, next_run_at),
-         failures = CASE WHEN $2 = 'active' THEN 0 ELSE failures END, updated_at = now()
+         failures = CASE WHEN $2 = 'active' THEN 0 ELSE failures END, updated_at = now(),
+         pause_notice = CASE WHEN $3::text IS NOT NULL THEN 'due' END,
+         paused_at = CASE WHEN $2 = 'paused' THEN now() END
        WHERE id = $1`,
       [id, status, status === 'paused' ? (change.reason ?? null) : null, change.nextRunAt ?? null],
     );
@@ -144,13 +171,17 @@ export class ScheduleStore {
     return rowCount === 1;
   }
 
-  /** Active schedules whose slot has come, and slots left pending by a process that died, earliest first. */
-  async due(now: Date, limit: number): Promise<ScheduleRow[]> {
+  /**
+   * Active schedules of `origins` whose slot has come, and slots left
+   * pending by a process that died, earliest first.
+   */
+  async due(now: Date, limit: number, origins: readonly ('slack' | 'cli')[]): Promise<ScheduleRow[]> {
     const { rows } = await this.pool.query(
-      `${SELECT} WHERE (s.status = 'active' AND s.next_run_at <= $1 AND s.pending_slot IS NULL)
-          OR (s.pending_slot IS NOT NULL AND s.pending_since <= $1 - make_interval(secs => $3))
+      `${SELECT} WHERE ((s.status = 'active' AND s.next_run_at <= $1 AND s.pending_slot IS NULL)
+          OR (s.pending_slot IS NOT NULL AND s.pending_since <= $1 - make_interval(secs => $3)))
+          AND s.origin = ANY($4::text[])
         ORDER BY coalesce(s.pending_slot, s.next_run_at) LIMIT $2`,
-      [now, limit, PENDING_STALE_SECONDS],
+      [now, limit, PENDING_STALE_SECONDS, origins],
     );
     return rows.map(toRow);
   }
@@ -237,5 +268,7 @@ function toRow(r: Record<string, unknown>): ScheduleRow {
     costUsd: Number(r.cost_usd),
     runs: Number(r.runs),
     createdAt: r.created_at as Date,
+    pauseNotice: (r.pause_notice as ScheduleRow['pauseNotice']) ?? null,
+    pausedAt: (r.paused_at as Date | null) ?? null,
   };
 }

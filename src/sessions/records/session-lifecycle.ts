@@ -205,6 +205,7 @@ export class SessionLifecycle {
    * `undeliverable` otherwise. Returns the new status, if it moved.
    */
   async settleDelivery(id: string): Promise<SessionStatus | null> {
+    if (await this.failUnopened(id)) return 'failed';
     const { rows } = await this.pool.query(
       `WITH lost AS (
          SELECT o.last_error FROM slack_outbox o WHERE o.session_id = $1 AND o.essential AND o.state = 'failed'
@@ -229,6 +230,23 @@ export class SessionLifecycle {
       ],
     );
     return (rows[0]?.status as SessionStatus | undefined) ?? null;
+  }
+
+  /**
+   * A queued Slack session whose thread could not be opened (a scheduled
+   * run's root refused, or past its deadline) fails: it would wait for its
+   * thread forever. True when it moved.
+   */
+  private async failUnopened(id: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE sessions s SET status = 'failed', finished_at = now(), updated_at = now(),
+         error = 'its thread could not be posted in the channel (' || coalesce(o.last_error, 'unknown error') || ')'
+       FROM slack_outbox o
+       WHERE s.id = $1 AND s.status = 'queued' AND s.thread_ts IS NULL AND s.origin = 'slack'
+         AND o.session_id = s.id AND o.role = 'root' AND o.op = 'post' AND o.state = 'failed'`,
+      [id],
+    );
+    return rowCount === 1;
   }
 
   /** How the report reached the requester, or why it could not: shown by `sessions show` and the status list. */

@@ -22,6 +22,8 @@ export interface SessionRow {
   finishedAt: Date | null;
   /** What it may spend while unfinished, held against the daily caps (null: nothing reserved). */
   reservedUsd: number | null;
+  /** The schedule this session is a run of, if any. */
+  scheduleId: string | null;
 }
 
 /** A `sessions` row as the code reads it. */
@@ -45,5 +47,6 @@ export function toRow(r: Record<string, unknown>): SessionRow {
     updatedAt: r.updated_at as Date,
     finishedAt: r.finished_at as Date | null,
     reservedUsd: r.reserved_usd === null || r.reserved_usd === undefined ? null : Number(r.reserved_usd),
+    scheduleId: (r.schedule_id as string | null | undefined) ?? null,
   };
 }

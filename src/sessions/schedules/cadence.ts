@@ -74,6 +74,25 @@ export function readCadence(text: string): Cadence | { refusal: string } {
   return refused;
 }
 
+/**
+ * A cadence followed by a question, as `/research every …` is typed
+ * ("weekdays at 9am what did our competitors ship?"): the longest start
+ * that reads as a cadence, and the rest.
+ */
+export function splitCadence(text: string): { cadence: string; question: string } | { refusal: string } {
+  const words = text.trim().split(/\s+/);
+  for (let n = Math.min(words.length - 1, 9); n >= 1; n--) {
+    const cadence = words.slice(0, n).join(' ');
+    if (!('refusal' in readCadence(cadence))) return { cadence, question: words.slice(n).join(' ') };
+  }
+  const refused = readCadence(words.slice(0, 4).join(' '));
+  return 'refusal' in refused && /missing from some months/.test(refused.refusal)
+    ? refused
+    : {
+        refusal: `Start with how often, then the question: for example ${CADENCE_EXAMPLES}, then your question.`,
+      };
+}
+
 function readTime(text: string): { hour: number; minute: number } | undefined {
   const m = /^(\d{1,2})(?:[:h.](\d{2}))?(am|pm)?$/.exec(text);
   if (!m) return text === 'noon' ? { hour: 12, minute: 0 } : undefined;

@@ -17,6 +17,16 @@ export type ScheduleChange = 'pause' | 'resume' | 'remove';
 export type Changed = { done: true; schedule: ScheduleRow } | { done: false; sentence: string };
 
 /**
+ * Who changes a schedule: its owner, or someone `mayManage` says may
+ * (Slack's workspace admins); `lists` names where their schedules are listed.
+ */
+export interface ScheduleActor {
+  id: string;
+  mayManage?: () => Promise<boolean>;
+  lists: string;
+}
+
+/**
  * The schedules' use cases, one definition for every surface (the terminal,
  * Slack): add one (its cadence, question and time zone checked), list a
  * person's, change the cadence of, pause, resume (from its next slot after
@@ -53,9 +63,14 @@ export class ScheduleService {
     return { done: true, schedule: (await this.deps.schedules.get(id))! };
   }
 
-  /** One of `owner`'s schedules at a new cadence (in its time zone, or `timeZone`), from its next slot. */
-  async reschedule(idOrPrefix: string, owner: string, cadence: string, timeZone?: string): Promise<Changed> {
-    const found = await this.owned(idOrPrefix, owner);
+  /** A schedule `actor` may change at a new cadence (in its time zone, or `timeZone`), from its next slot. */
+  async reschedule(
+    idOrPrefix: string,
+    actor: ScheduleActor,
+    cadence: string,
+    timeZone?: string,
+  ): Promise<Changed> {
+    const found = await this.owned(idOrPrefix, actor);
     if ('sentence' in found) return { done: false, sentence: found.sentence };
     const when = this.when(cadence, timeZone ?? found.timeZone);
     if ('sentence' in when) return { done: false, sentence: when.sentence };
@@ -83,14 +98,14 @@ export class ScheduleService {
     return { cadence: cadence.label, cron: cadence.cron, timeZone, nextRunAt };
   }
 
-  /** A person's schedules, oldest first. */
-  list(owner: string): Promise<ScheduleRow[]> {
-    return this.deps.schedules.list(owner);
+  /** A person's schedules and those that post in `channelId`, oldest first. */
+  list(owner: string, channelId?: string): Promise<ScheduleRow[]> {
+    return this.deps.schedules.list(owner, channelId);
   }
 
-  /** Pauses, resumes or removes one of `owner`'s schedules, named by its id or the id's start. */
-  async change(idOrPrefix: string, owner: string, change: ScheduleChange): Promise<Changed> {
-    const schedule = await this.owned(idOrPrefix, owner);
+  /** Pauses, resumes or removes a schedule `actor` may change, named by its id or the id's start. */
+  async change(idOrPrefix: string, actor: ScheduleActor, change: ScheduleChange): Promise<Changed> {
+    const schedule = await this.owned(idOrPrefix, actor);
     if ('sentence' in schedule) return { done: false, sentence: schedule.sentence };
     if (change === 'remove') await this.deps.schedules.remove(schedule.id);
     else if (change === 'pause') await this.deps.schedules.setStatus(schedule.id, 'paused');
@@ -101,17 +116,16 @@ export class ScheduleService {
     return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
   }
 
-  private async owned(idOrPrefix: string, owner: string): Promise<ScheduleRow | { sentence: string }> {
+  private async owned(idOrPrefix: string, actor: ScheduleActor): Promise<ScheduleRow | { sentence: string }> {
     const found = await this.deps.schedules.findByPrefix(idOrPrefix);
     if (found.length !== 1)
       return {
         sentence: found.length
           ? `"${idOrPrefix}" names more than one schedule: give more of its id.`
-          : `No schedule ${idOrPrefix}: "deep-research schedule list" shows yours.`,
+          : `No schedule ${idOrPrefix || 'was named'}: ${actor.lists} shows yours.`,
       };
     const schedule = found[0]!;
-    return schedule.owner === owner
-      ? schedule
-      : { sentence: `Schedule ${schedule.id.slice(0, 8)} is ${schedule.owner}'s, not yours.` };
+    if (schedule.owner === actor.id || (await actor.mayManage?.())) return schedule;
+    return { sentence: `Schedule ${schedule.id.slice(0, 8)} is ${schedule.owner}'s, not yours.` };
   }
 }

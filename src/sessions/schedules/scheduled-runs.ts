@@ -1,14 +1,23 @@
 import type { Logger } from '../../ports/logger.js';
+import type { SlackOpening } from '../records/insert-session.js';
 import type { ScheduleRow, ScheduleStore } from '../records/schedule-store.js';
 import { refusalLine } from '../refusal-line.js';
 import type { SessionService } from '../session-service.js';
 import { nextSlot, slotSessionId } from './cadence.js';
+
+/** How a Slack schedule's run opens: its thread's root, posted through the outbox; or why it pauses instead. */
+export type RunOpening = { opening: SlackOpening } | { pause: string };
 
 export interface ScheduledRunsDeps {
   schedules: ScheduleStore;
   service: Pick<SessionService, 'queue'>;
   /** Whether a session exists (a slot admitted before its process died). */
   exists: (sessionId: string) => Promise<boolean>;
+  /**
+   * Slack's side of a Slack schedule's run (absent in a process without
+   * Slack credentials, which leaves Slack schedules to the processes with them).
+   */
+  slack?: (schedule: ScheduleRow, sessionId: string) => Promise<RunOpening>;
   log: Logger;
 }
 
@@ -26,7 +35,8 @@ const PER_PASS = 50;
  */
 export async function runDueSlots(deps: ScheduledRunsDeps, now: Date): Promise<number> {
   let admitted = 0;
-  for (const schedule of await deps.schedules.due(now, PER_PASS)) {
+  const origins = deps.slack ? (['slack', 'cli'] as const) : (['cli'] as const);
+  for (const schedule of await deps.schedules.due(now, PER_PASS, origins)) {
     const slot = await takeSlot(deps.schedules, schedule, now);
     if (!slot) continue;
     try {
@@ -60,19 +70,29 @@ async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promi
     await settle({ sessionId: id, result: 'started', failed: false });
     return false;
   }
-  const started = await deps.service.queue({
-    session: {
-      id,
-      origin: s.origin,
-      requester: s.owner,
-      question: s.question,
-      scheduleId: s.id,
-      ...(s.teamId ? { teamId: s.teamId } : {}),
-      ...(s.channelId ? { channelId: s.channelId } : {}),
+  const opened = s.origin === 'slack' ? await deps.slack!(s, id) : { opening: {} };
+  if ('pause' in opened) {
+    await settle({ result: `not started: ${opened.pause}`, failed: true });
+    await deps.schedules.setStatus(s.id, 'paused', { reason: opened.pause });
+    deps.log.warn({ scheduleId: s.id }, `a schedule paused: ${opened.pause}`);
+    return false;
+  }
+  const started = await deps.service.queue(
+    {
+      session: {
+        id,
+        origin: s.origin,
+        requester: s.owner,
+        question: s.question,
+        scheduleId: s.id,
+        ...(s.teamId ? { teamId: s.teamId } : {}),
+        ...(s.channelId ? { channelId: s.channelId } : {}),
+      },
+      // Nobody is there to answer questions: the run starts from the question as it was scheduled.
+      request: { skipClarification: true },
     },
-    // Nobody is there to answer questions: the run starts from the question as it was scheduled.
-    request: { skipClarification: true },
-  });
+    opened.opening,
+  );
   if (started.started) {
     await settle({ sessionId: id, result: 'started', failed: false });
     return true;

@@ -26,8 +26,11 @@ export interface DispatcherDeps {
   /** Slack calls in flight at once (of different sessions); edits wait in the scheduler instead. */
   concurrency?: number;
   metrics?: Metrics;
-  /** A session's report is in its thread (it moved to `done`): the session room announces it. */
-  published?: (sessionId: string) => void;
+  /**
+   * A session came to rest in delivery: its report is in its thread (`done`),
+   * or its thread could not be opened (`failed`). The session room announces it.
+   */
+  rested?: (sessionId: string, status: 'done' | 'failed') => void;
 }
 
 export interface Delivered {
@@ -120,7 +123,10 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
     const status = await deps.lifecycle.settleDelivery(sessionId);
     if (status === 'done') {
       log.info({ sessionId }, 'report delivered');
-      deps.published?.(sessionId);
+      deps.rested?.(sessionId, 'done');
+    } else if (status === 'failed') {
+      log.error({ sessionId }, 'the thread of a scheduled run could not be posted');
+      deps.rested?.(sessionId, 'failed');
     } else if (status === 'undeliverable') log.error({ sessionId }, 'report undeliverable');
   }
 
@@ -147,8 +153,8 @@ export function startDispatcher(deps: DispatcherDeps): Dispatcher {
     } catch (error) {
       await recordFailure(row, error, { outbox, lifecycle: deps.lifecycle, log, stats, pause });
     }
-    // Only the report's own writes decide whether the requester has it.
-    if (row.essential) await settle(row.sessionId);
+    // Only the report's own writes decide whether the requester has it, and a root whether the thread exists.
+    if (row.essential || (row.role === 'root' && !row.threadTs)) await settle(row.sessionId);
   }
 
   async function expireOverdue(): Promise<void> {

@@ -92,10 +92,21 @@ function endingLine(ending: Ending | undefined): string {
 }
 
 /** The channel message that opens the thread for `/research`; its last line is edited when the session ends. */
-export function rootMessage(requester: string, question: string, ending?: Ending): SlackMessage {
-  const head = `:mag: *Deep research* requested by <@${requester}>`;
+/** The root of a `/research` thread, or of a scheduled run's (`scheduled`: the person is its schedule's owner). */
+export function rootMessage(
+  requester: string,
+  question: string,
+  ending?: Ending,
+  scheduled = false,
+): SlackMessage {
+  const what = scheduled
+    ? `Scheduled deep research for <@${requester}>`
+    : `Deep research requested by <@${requester}>`;
+  const head = scheduled
+    ? `:repeat: *Scheduled deep research* for <@${requester}>`
+    : `:mag: *Deep research* requested by <@${requester}>`;
   return {
-    text: fallback(`Deep research requested by <@${requester}>: ${safeText(question)}`),
+    text: fallback(`${what}: ${safeText(question)}`),
     blocks: [...sections(`${head}\n${quote(question)}`), context(endingLine(ending))],
   };
 }

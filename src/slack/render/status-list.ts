@@ -8,6 +8,7 @@ export const USAGE = [
   '• `/research cancel` cancels your latest running research.',
   "• `/research usage` shows the tokens and cost of your research and this workspace's, today and this month.",
   '• `/research find <words>` finds earlier reports you may see.',
+  '• `/research every <cadence> <question>` researches it again on a cadence in this channel (`every weekdays at 9:00 …`, `every monday at 8am …`); `/research schedules` lists them, to pause, resume, change or remove.',
   '• `/research kb add` (knowledge base admins, in a direct message with me) adds the files you just shared there to the team knowledge base; `/research kb list` shows what it holds.',
   '• `/research help` shows this message.',
 ].join('\n');

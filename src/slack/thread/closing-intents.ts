@@ -25,7 +25,10 @@ export async function closingIntents(
 ): Promise<OutboxIntent[]> {
   const thread = await threadOf(sessions, row);
   const opener = [
-    ...thread.finishOpener(rootMessage(row.requester, row.question, ending), ending.kind),
+    ...thread.finishOpener(
+      rootMessage(row.requester, row.question, ending, Boolean(row.scheduleId)),
+      ending.kind,
+    ),
     thread.agentStatus('closed', 'end'),
   ];
   if (row.status === 'reviewing')

@@ -153,7 +153,8 @@ export class SessionThread {
       op,
       role,
       channelId: this.place.channelId,
-      threadTs: op === 'post' || op === 'upload' ? this.place.threadTs : undefined,
+      // A scheduled run's root is posted before its thread exists: a top-level message.
+      threadTs: (op === 'post' || op === 'upload') && this.place.threadTs ? this.place.threadTs : undefined,
       payload,
       essential,
     };

@@ -84,7 +84,12 @@ export async function settledIntents(settled: Settled, s: SettledThread): Promis
   const stop = s.streams ? finalChunks(s.progress, closingLine(ending, s.elapsedMs, report)) : undefined;
   intents.push(t.edit({ kind: 'progress' }, final, stop));
   if (s.streams && s.plan) intents.push(t.edit({ kind: 'plan' }, planMessage(s.plan, undefined, s.given)));
-  intents.push(...t.finishOpener(rootMessage(s.row.requester, s.row.question, ending), ending.kind));
+  intents.push(
+    ...t.finishOpener(
+      rootMessage(s.row.requester, s.row.question, ending, Boolean(s.row.scheduleId)),
+      ending.kind,
+    ),
+  );
   intents.push(t.agentStatus('closed', 'end'));
   return intents;
 }

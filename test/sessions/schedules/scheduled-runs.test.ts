@@ -124,7 +124,7 @@ describe.each([
     const slot = new Date('2026-11-02T14:00:00Z');
     const id = await add(slot);
     // A worker takes the slot, then dies before its session exists.
-    const [due] = await schedules.due(new Date(slot.getTime() + 1000), 10);
+    const [due] = await schedules.due(new Date(slot.getTime() + 1000), 10, ['cli']);
     expect(await schedules.take(due!, nextSlot(WEEKLY, ZONE, new Date()))).toBe(true);
     expect(await runDueSlots(deps, new Date())).toBe(0);
     expect(await runsOf(id)).toHaveLength(0);
@@ -140,7 +140,7 @@ describe.each([
     const { schedules, deps, add, runsOf } = await setUp();
     const slot = new Date('2026-11-02T14:00:00Z');
     const id = await add(slot);
-    const [due] = await schedules.due(new Date(slot.getTime() + 1000), 10);
+    const [due] = await schedules.due(new Date(slot.getTime() + 1000), 10, ['cli']);
     await schedules.take(due!, nextSlot(WEEKLY, ZONE, new Date()));
     await deps.service.queue({
       session: {

@@ -1,0 +1,63 @@
+import type { ScheduleRow } from '../../sessions/records/schedule-store.js';
+import { PAUSE_AFTER_FAILURES } from '../../sessions/records/schedule-store.js';
+import { type SlackMessage, noticeMessage } from './messages.js';
+import { safeSentence, safeText } from './mrkdwn.js';
+
+/** A time as Slack shows it to each reader, in their own time zone (the fallback in the schedule's). */
+export function slackTime(at: Date, timeZone: string): string {
+  const fallback = at.toLocaleString('en-GB', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${fallback} ${timeZone}>`;
+}
+
+const short = (s: ScheduleRow) => s.id.slice(0, 8);
+
+/** The reply to `/research every …`: what was scheduled, where, and when it first runs. */
+export function scheduledReply(s: ScheduleRow): string {
+  return [
+    `:repeat: Scheduled \`${short(s)}\`: _${safeText(s.question)}_`,
+    `${s.cadence} (${s.timeZone}), each run a new thread in <#${s.channelId}>; the first ${slackTime(s.nextRunAt, s.timeZone)}.`,
+    'Runs start without plan review; a run after the first opens with what changed since the one before.',
+    '`/research schedules` lists yours.',
+  ].join('\n');
+}
+
+/** `/research schedules`: a person's schedules and the channel's, each with how to change it. */
+export function scheduleList(schedules: ScheduleRow[], userId: string): string {
+  if (schedules.length === 0)
+    return 'No schedules here or of yours. Add one: `/research every weekdays at 9:00 <question>`.';
+  const lines = schedules.map((s) => {
+    const state =
+      s.status === 'paused'
+        ? `:double_vertical_bar: paused${s.pausedReason ? `: ${safeText(s.pausedReason)}` : ''}`
+        : `next ${slackTime(s.nextRunAt, s.timeZone)}`;
+    const whose = s.owner === userId ? '' : ` · <@${s.owner}>'s`;
+    const last = s.lastResult ? ` · last: ${safeText(s.lastResult)}` : '';
+    const cost = s.runs ? ` · ${s.runs} ${s.runs === 1 ? 'run' : 'runs'}, $${s.costUsd.toFixed(2)}` : '';
+    const where = s.channelId ? ` in <#${s.channelId}>` : ' (terminal)';
+    return `• \`${short(s)}\` ${s.cadence}${where}${whose}: _${safeText(s.question)}_\n   ${state}${cost}${last}`;
+  });
+  return [
+    ...lines,
+    '',
+    'Change one: `/research schedule pause|resume|remove ID` or `/research schedule change ID mondays at 8:00`.',
+  ].join('\n');
+}
+
+/** The owner's DM when a schedule paused itself: why, and how to resume it. */
+export function pausedMessage(s: ScheduleRow): SlackMessage {
+  const why =
+    s.failures >= PAUSE_AFTER_FAILURES
+      ? `${PAUSE_AFTER_FAILURES} runs in a row did not finish; the last: ${safeSentence(s.pausedReason ?? 'unknown')}`
+      : safeSentence(s.pausedReason ?? 'unknown');
+  const where = s.channelId ? ` in <#${s.channelId}>` : '';
+  return noticeMessage(
+    `:double_vertical_bar: Your scheduled research \`${short(s)}\` (${s.cadence}${where}) paused itself: ${why}\n> ${safeText(s.question)}\nOnce that is fixed, resume it with \`/research schedule resume ${short(s)}\`.`,
+  );
+}
