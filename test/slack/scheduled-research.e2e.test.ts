@@ -98,6 +98,10 @@ describe('scheduled research in Slack', () => {
     ]);
     // One root per slot, each closed with its outcome.
     expect(roots(h)).toHaveLength(2);
-    await eventually(() => roots(h!).every((r) => /Done/i.test(render(r))), 10_000, 'roots closed');
+    await eventually(
+      () => roots(h!).every((r) => render(r).includes('Report ready')),
+      10_000,
+      'roots closed',
+    );
   }, 120_000);
 });
