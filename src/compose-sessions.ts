@@ -3,14 +3,15 @@ import { configuredBackends } from './backends/backend-list.js';
 import { localFileFetcher } from './cli/local-files.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
 import type { Config } from './config/load-config.js';
-import { type Clock, systemClock } from './ports/clock.js';
 import { backendMissing, sharedAccess } from './config/requirements.js';
 import { reportQuestions } from './engine/ask/answer-report-question.js';
+import { reportComparison } from './engine/compare/compare-reports.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';
 import type { ResponseEndings } from './llm/response-endings.js';
 import type { Metrics } from './metrics/metrics.js';
+import { type Clock, systemClock } from './ports/clock.js';
 import type { DocumentReading } from './ports/document-reading.js';
 import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
@@ -24,6 +25,7 @@ import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
 import { ScheduleService } from './sessions/schedules/schedule-service.js';
+import { whatChanged } from './sessions/schedules/what-changed.js';
 import { SessionMoments } from './sessions/session-moments.js';
 import { SessionService } from './sessions/session-service.js';
 
@@ -153,6 +155,11 @@ export function composeSessions(
       moments,
       // A terminal's given files are on this machine's disk; a process with Slack adds its file host.
       files: { sources: store.sources, reads: store.fileReads, reader, fetchers: { cli: localFileFetcher } },
+      whatChanged: whatChanged({
+        earlier: (scheduleId, sessionId) => store.schedules.earlierRun(scheduleId, sessionId),
+        comparison: reportComparison(engine, settings),
+        log: logger,
+      }),
     },
     estimatePlan: async () => estimateText(await estimate()),
     engine,

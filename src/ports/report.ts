@@ -67,4 +67,35 @@ export interface FinalReport {
   costUsd: number | null;
   /** The claim check's figures; absent in reports written before it existed. */
   citationCheck?: CitationCheck;
+  /** A scheduled run after the first: what changed since the earlier run (its section opens the markdown). */
+  changes?: ReportChanges;
+}
+
+/** A source named in a change: by its title and address (a gone source is not in the new report's list). */
+export interface NamedSource {
+  title: string;
+  url?: string;
+}
+
+/**
+ * What changed between an earlier run of a schedule and this one: findings
+ * only this run's new sources support, the earlier report's findings whose
+ * sources are gone and that the claim check finds no support for in this
+ * run's sources, and the sources added and gone (by address).
+ */
+export interface ReportChanges {
+  earlierSessionId: string;
+  /** When the earlier run finished (ISO). */
+  since: string;
+  /** A finding came or went: the report is worth reading again. */
+  material: boolean;
+  /** This report's sources the earlier one did not have (their numbers are this report's). */
+  added: { n: number; title: string }[];
+  gone: NamedSource[];
+  /** Sentences of this report citing only added sources, with their citations as written. */
+  newFindings: string[];
+  /** Sentences of the earlier report no longer supported, with the gone sources they cited. */
+  dropped: { text: string; sources: NamedSource[] }[];
+  /** Findings of the earlier report that lost a source but could not be checked, and why. */
+  unchecked?: { count: number; reason: string };
 }

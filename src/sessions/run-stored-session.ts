@@ -8,6 +8,7 @@ import type { SessionStatus } from './records/session-status.js';
 import type { SessionRow, SessionStore } from './records/session-store.js';
 import type { SpendStore } from './records/spend-store.js';
 import type { ResearchBackends } from './research-backends.js';
+import type { AddWhatChanged } from './schedules/what-changed.js';
 import type { SessionMoments } from './session-moments.js';
 import { SessionRecorder } from './session-recorder.js';
 import type { SessionSurface, Settled, SurfaceFactory } from './session-surface.js';
@@ -27,6 +28,8 @@ export interface SessionRunDeps {
   moments?: SessionMoments;
   /** Where the files given with a question are read in before research (once per session). */
   files?: GivenFileDeps;
+  /** A scheduled run's report gets what changed since its schedule's earlier run, before it is recorded. */
+  whatChanged?: AddWhatChanged;
 }
 
 export interface StoredRun {
@@ -74,7 +77,7 @@ export async function runStoredSession(deps: SessionRunDeps, id: string, run: St
     if (row && surfaceFor) surface = await surfaceFor(row, view, log);
     if (row) deps.moments?.started(row);
     log.info({ backend: backend.name, phase: view.phase, dropped }, 'running session');
-    const outcome: ResearchOutcome = await backend.run({
+    let outcome: ResearchOutcome = await backend.run({
       checkpoint,
       logger: log,
       emit: (event) => {
@@ -93,6 +96,8 @@ export async function runStoredSession(deps: SessionRunDeps, id: string, run: St
       log.info({ reason: (run.signal.reason as Error)?.message }, 'session handed back');
       return { handedBack: true };
     }
+    if (outcome.kind === 'done' && row && deps.whatChanged)
+      outcome = { ...outcome, report: await deps.whatChanged(row, outcome.report, run.signal) };
     const intents = (await surface?.outcomeIntents(outcome)) ?? [];
     const status = await recorder.finish(outcome, intents, run.holdsRest);
     if (row) deps.moments?.settled({ session: row, settled: outcome, status });

@@ -14,6 +14,8 @@ export async function fakeSearxngServer(
     pageText?: Record<string, string[]>;
   } = {},
 ) {
+  // The web as it is now: a new edition moves every result to a new address and title (a later run's sources).
+  let edition = '';
   const server = await pageServer({
     '*': (req, res) => {
       const topic = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1)).replace(
@@ -40,8 +42,10 @@ export async function fakeSearxngServer(
         JSON.stringify({
           results: [
             {
-              url: options.localPages ? server.url(`/${slug}`) : `https://example.com/${slug}`,
-              title: q,
+              url: options.localPages
+                ? server.url(`/${slug}`)
+                : `https://example.com/${slug}${edition && `-${edition}`}`,
+              title: edition ? `${q} (${edition})` : q,
               content: `All about ${q}.`,
             },
           ],
@@ -49,5 +53,13 @@ export async function fakeSearxngServer(
       );
     },
   });
-  return { url: server.url('/'), hits: server.hits, close: server.close };
+  return {
+    url: server.url('/'),
+    hits: server.hits,
+    close: server.close,
+    /** Results from now on are this edition's (web results only: local pages keep their addresses). */
+    setEdition: (name: string) => {
+      edition = name;
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
+import { day } from '../../src/sessions/schedules/what-changed.js';
 import { FORM, signedPost, slashCommand } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
@@ -104,4 +105,82 @@ describe('scheduled research in Slack', () => {
       'roots closed',
     );
   }, 120_000);
+
+  it('a later run opens with what changed (a source added, a finding no longer supported); an unchanged one posts one short message linking the earlier report', async () => {
+    let edition = '';
+    // The judge finds an earlier edition's finding unsupported by a later edition's sources.
+    const llm = new RuleLlm({
+      rounds: 1,
+      judge: (claim) => (edition && !claim.includes(edition) ? 'unsupported' : 'supported'),
+    });
+    const time = movableClock('2027-03-02T00:00:00Z');
+    h = await slackHarness(llm, {}, { scheduler: { clock: time.clock, everyMs: 100 } });
+    const app = await h.start();
+    await signedPost(
+      app.url,
+      slashCommand('every monday at 9am How do tides work?', 'UANN', h.slack.responseUrl('every')),
+      FORM,
+    );
+    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/every')), 10_000, 'reply');
+    const url = h.env.DATABASE_URL;
+    const runNext = async (n: number) => {
+      const [s] = await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules');
+      time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+      const root = await eventually(() => roots(h!)[n - 1], 20_000, `run ${n}'s root`);
+      const done = async () =>
+        (
+          await query<{ id: string; finished_at: Date }>(
+            url,
+            "SELECT id, finished_at FROM sessions WHERE thread_ts = $1 AND status = 'done'",
+            [root.ts],
+          )
+        )[0];
+      return { root, session: await eventually(done, 30_000, `run ${n} delivered`) };
+    };
+
+    const first = await runNext(1);
+    expect(h.slack.canvases).toHaveLength(1);
+    expect(h.slack.canvases[0]!.markdown).not.toContain('What changed');
+
+    edition = 'v2';
+    h.search.setEdition('v2');
+    const second = await runNext(2);
+    expect(h.slack.canvases).toHaveLength(2);
+    const changed = h.slack.canvases[1]!.markdown;
+    expect(changed).toContain(`## What changed since ${day(first.session.finished_at.toISOString())}`);
+    // Each change cited (the canvas links a citation to its source).
+    const cite = '[[1](https://example.com/topic-1-v2)]';
+    expect(changed).toContain(`- **New:** Finding from Topic 1 (v2) ${cite}.`);
+    expect(changed).toContain(
+      '- **No longer supported:** Finding from Topic 1. (it cited "Topic 1", gone from this run\'s sources)',
+    );
+    expect(changed).toContain(`- **Sources added:** Topic 1 (v2) ${cite}`);
+    expect(changed).toContain('- **Sources gone:** "Topic 1"');
+    // The section comes before the report's own text.
+    expect(changed.indexOf('What changed')).toBeLessThan(changed.indexOf('## Report'));
+
+    const third = await runNext(3);
+    await eventually(
+      () => h!.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed')),
+      10_000,
+      'the short message',
+    );
+    const short = h.slack
+      .thread('C1', third.root.ts)
+      .find((m) => render(m).includes('Nothing material changed'))!;
+    expect(render(short)).toContain(
+      `Nothing material changed since ${day(second.session.finished_at.toISOString())}`,
+    );
+    // It links the earlier run's report (its canvas); this run made no canvas and posted no report.
+    expect(render(short)).toContain(`/docs/T1/${h.slack.canvases[1]!.id}|The earlier report>`);
+    expect(h.slack.canvases).toHaveLength(2);
+    expect(h.slack.thread('C1', third.root.ts).some((m) => render(m).startsWith(':memo:'))).toBe(false);
+    // Its report is kept for the next comparison and for `sessions show`.
+    const [kept] = await query<{ report: { changes: { material: boolean } } }>(
+      url,
+      'SELECT report FROM sessions WHERE id = $1',
+      [third.session.id],
+    );
+    expect(kept!.report.changes.material).toBe(false);
+  }, 180_000);
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Prompts } from '../../ports/prompts.js';
 import { readJsonAnswer } from '../json-answer.js';
 import { callModel, type SessionContext } from '../session-context.js';
 import { strictJsonSchema } from '../strict-schema.js';
@@ -33,7 +34,7 @@ const ANSWER_TOKENS_PER_PAIR = 70;
  * them: the rest stay unchecked.
  */
 export function pairsWithin(ctx: SessionContext, pairs: JudgePair[], tokens: number): JudgePair[] {
-  const fixed = ctx.deps.countTokens(system(ctx));
+  const fixed = ctx.deps.countTokens(system(ctx.deps.prompts));
   let used = fixed;
   const fitting: JudgePair[] = [];
   for (const [i, pair] of pairs.entries()) {
@@ -56,24 +57,39 @@ export async function judgeClaims(
   until: number,
 ): Promise<({ verdict: Verdict; quote: string } | undefined)[]> {
   const response = await callModel(ctx, {
+    ...judgeRequest(ctx.deps.prompts, pairs),
     model: ctx.settings.models.agent,
-    purpose: 'citation_check',
+    until,
+  });
+  return readVerdicts(response.text, pairs);
+}
+
+/** The judge's request for `pairs` (its model and time left are the caller's). */
+export function judgeRequest(prompts: Prompts, pairs: JudgePair[]) {
+  return {
+    purpose: 'citation_check' as const,
     messages: [
-      { role: 'system', content: system(ctx) },
-      { role: 'user', content: pairs.map((pair, i) => entry(i, pair)).join('\n\n') },
+      { role: 'system' as const, content: system(prompts) },
+      { role: 'user' as const, content: pairs.map((pair, i) => entry(i, pair)).join('\n\n') },
     ],
     maxTokens: Math.min(16_000, 200 + pairs.length * ANSWER_TOKENS_PER_PAIR * 2),
-    until,
     jsonSchema: { name: 'citation_check', schema: JUDGE_SCHEMA },
-  });
-  const read = readJsonAnswer(response.text, JUDGE_ANSWER);
+  };
+}
+
+/** The judge's verdict per pair, in order (undefined where it said none); throws on an unusable answer. */
+export function readVerdicts(
+  text: string,
+  pairs: JudgePair[],
+): ({ verdict: Verdict; quote: string } | undefined)[] {
+  const read = readJsonAnswer(text, JUDGE_ANSWER);
   if ('problem' in read) throw new Error(`the judge's answer could not be used: ${read.problem}`);
   const answers = new Map(read.value.verdicts.map((v) => [v.pair, v]));
   return pairs.map((_, i) => answers.get(i + 1));
 }
 
-function system(ctx: SessionContext): string {
-  return ctx.deps.prompts.render('citation-check', { answer_schema: JSON.stringify(JUDGE_SCHEMA) }).text;
+function system(prompts: Prompts): string {
+  return prompts.render('citation-check', { answer_schema: JSON.stringify(JUDGE_SCHEMA) }).text;
 }
 
 function entry(i: number, pair: JudgePair): string {

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { FinalReport } from '../../ports/report.js';
+import type { EarlierRun } from '../../ports/report-changes.js';
 
 export interface NewSchedule {
   id: string;
@@ -226,6 +228,19 @@ export class ScheduleStore {
       [id, slot, outcome.sessionId ?? null, outcome.result, outcome.failed],
     );
     return { paused: rows[0]?.status === 'paused' };
+  }
+
+  /** The schedule's latest run with a report before `sessionId`: what a new run compares itself with. */
+  async earlierRun(scheduleId: string, sessionId: string): Promise<EarlierRun | null> {
+    const { rows } = await this.pool.query(
+      `SELECT id, finished_at, report FROM sessions
+       WHERE schedule_id = $1 AND id <> $2 AND status IN ('done', 'delivering') AND report IS NOT NULL
+         AND created_at < (SELECT created_at FROM sessions WHERE id = $2)
+       ORDER BY created_at DESC LIMIT 1`,
+      [scheduleId, sessionId],
+    );
+    const r = rows[0];
+    return r ? { sessionId: r.id, finishedAt: r.finished_at, report: r.report as FinalReport } : null;
   }
 
   /**

@@ -157,7 +157,8 @@ async function findStream(ctx: PerformContext, row: OutboxRow, channel: string, 
   });
 }
 
-const PLACEHOLDER = /<report-link\|([^>]*)>/g;
+/** `<report-link|label>`: this session's report; `<report-link:ID|label>`: session ID's (an earlier run's). */
+const PLACEHOLDER = /<report-link(?::([0-9a-f-]{36}))?\|([^>]*)>/g;
 
 type ReportPlace = Awaited<ReturnType<typeof reportPlace>>;
 
@@ -180,15 +181,30 @@ async function withReportLink(
   known?: ReportPlace,
 ) {
   const json = JSON.stringify(message);
-  if (!json.includes('<report-link|')) return message;
-  const place = known ?? (await reportPlace(ctx, sessionId));
-  const link = place.canvasId
-    ? await ctx.api.workspaceUrl({ canvas: place.canvasId })
-    : place.first?.ts
-      ? await ctx.api.permalink(place.first.channelId, place.first.ts)
-      : undefined;
-  const replaced = link
-    ? json.replace(PLACEHOLDER, `<${link}|$1>`)
-    : json.replace(/ · <report-link\|[^>]*>/g, '').replace(PLACEHOLDER, '$1');
+  if (!json.includes('<report-link')) return message;
+  const links = new Map<string, string | undefined>();
+  for (const [, other] of json.matchAll(PLACEHOLDER)) {
+    const id = other ?? sessionId;
+    if (links.has(id)) continue;
+    const place = id === sessionId && known ? known : await reportPlace(ctx, id);
+    links.set(
+      id,
+      place.canvasId
+        ? await ctx.api.workspaceUrl({ canvas: place.canvasId })
+        : place.first?.ts
+          ? await ctx.api.permalink(place.first.channelId, place.first.ts)
+          : undefined,
+    );
+  }
+  const replaced = json
+    // A link that cannot be made leaves its label, and the separator before it goes.
+    .replace(/ · <report-link(?::[0-9a-f-]{36})?\|[^>]*>/g, (whole) => {
+      const id = /<report-link:([0-9a-f-]{36})/.exec(whole)?.[1] ?? sessionId;
+      return links.get(id) ? whole : '';
+    })
+    .replace(PLACEHOLDER, (_, other: string | undefined, label: string) => {
+      const link = links.get(other ?? sessionId);
+      return link ? `<${link}|${label}>` : label;
+    });
   return JSON.parse(replaced) as SlackMessage;
 }

@@ -36,8 +36,8 @@ export type Ending =
  * text. Text from people or models never contains a raw `<` (it is escaped),
  * so only our own renderer writes this.
  */
-export function reportLink(label: string): string {
-  return `<report-link|${label}>`;
+export function reportLink(label: string, sessionId?: string): string {
+  return sessionId ? `<report-link:${sessionId}|${label}>` : `<report-link|${label}>`;
 }
 
 export const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });

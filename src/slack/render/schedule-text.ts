@@ -1,6 +1,6 @@
 import type { ScheduleRow } from '../../sessions/records/schedule-store.js';
 import { PAUSE_AFTER_FAILURES } from '../../sessions/records/schedule-store.js';
-import { type SlackMessage, noticeMessage } from './messages.js';
+import { noticeMessage, type SlackMessage } from './messages.js';
 import { safeSentence, safeText } from './mrkdwn.js';
 
 /** A time as Slack shows it to each reader, in their own time zone (the fallback in the schedule's). */

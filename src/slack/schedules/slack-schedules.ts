@@ -2,7 +2,7 @@ import { splitCadence } from '../../sessions/schedules/cadence.js';
 import type { ScheduleChange, ScheduleService } from '../../sessions/schedules/schedule-service.js';
 import type { SlackApi } from '../api/slack-api.js';
 import { cannotPostIn, personOf } from '../api/slack-people.js';
-import { scheduleList, scheduledReply, slackTime } from '../render/schedule-text.js';
+import { scheduledReply, scheduleList, slackTime } from '../render/schedule-text.js';
 import type { FeatureCommand, SlackFeature } from '../slack-feature.js';
 
 const CHANGES = new Set<string>(['pause', 'resume', 'remove']);

@@ -13,6 +13,7 @@ import {
 } from '../render/messages.js';
 import { type PlanContext, planMessage, planReviewMessage } from '../render/plan-message.js';
 import { closingLine, finalChunks } from '../render/progress-chunks.js';
+import { unchangedMessage } from '../render/unchanged-message.js';
 import type { ReportFormat } from './report-intents.js';
 import { reportIntents } from './report-intents.js';
 import type { SessionThread } from './session-thread.js';
@@ -75,7 +76,10 @@ export async function settledIntents(settled: Settled, s: SettledThread): Promis
     const version = settled.view.reportVersion;
     const footer = usageFooter(report, settled.view.usage, id, version);
     const title = version > 1 ? `${s.row.question} (version ${version})` : s.row.question;
-    intents.push(...reportIntents(t, title, report, footer, s.reportFormat));
+    const changes = settled.kind === 'done' ? report.changes : undefined;
+    if (changes && !changes.material)
+      intents.push(t.post({ kind: 'summary' }, unchangedMessage(report, changes, footer, id), true));
+    else intents.push(...reportIntents(t, title, report, footer, s.reportFormat));
   }
   // Final states come last: they say "ready" only once everything before them is in the thread. The
   // progress edit is recorded whether or not its message exists yet (a resumed session may have its post
