@@ -164,7 +164,7 @@ async function serveWith(
                 schedules: store.schedules,
                 service: room.service,
                 exists: async (id) => (await store.sessions.get(id)) !== null,
-                ...(delivery && { slack: delivery.scheduled.opening }),
+                ...(delivery && { slack: delivery.scheduled }),
                 log: logger,
               },
               new Date((options.scheduler?.clock ?? systemClock).now()),

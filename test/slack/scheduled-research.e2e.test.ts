@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { day } from '../../src/sessions/schedules/what-changed.js';
 import { render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
-import { day } from '../../src/sessions/schedules/what-changed.js';
 import { FORM, signedPost, slashCommand } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
@@ -78,10 +78,11 @@ describe('scheduled research in Slack', () => {
 
     time.set('2027-03-15T13:00:05Z');
     const second = await eventually(() => roots(h!)[1], 20_000, 'the second run’s root');
+    // Nothing changed since the first: one short message instead of a report.
     await eventually(
-      () => h!.slack.thread('C1', second.ts).some((m) => render(m).startsWith(':memo:')),
+      () => h!.slack.thread('C1', second.ts).some((m) => render(m).includes('Nothing material changed')),
       30_000,
-      'the second report',
+      'the second run’s message',
     );
     const stored = () =>
       query<{ id: string; status: string; thread_ts: string; schedule_id: string }>(
@@ -183,4 +184,94 @@ describe('scheduled research in Slack', () => {
     );
     expect(kept!.report.changes.material).toBe(false);
   }, 180_000);
+
+  it('runs refused by a cap say so in the channel; three in a row pause the schedule and its owner is told once by DM; a person can resume it', async () => {
+    const time = movableClock('2027-03-02T00:00:00Z');
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1 }),
+      { MODEL_PRICES: '{"gpt-4.1":{"input":1000,"output":1000}}', USER_DAILY_BUDGET_USD: '0.01' },
+      { scheduler: { clock: time.clock, everyMs: 100 } },
+    );
+    const app = await h.start();
+    const command = (text: string, id: string) =>
+      signedPost(app.url, slashCommand(text, 'UANN', h!.slack.responseUrl(id)), FORM).then(() =>
+        eventually(() => h!.slack.responses.find((r) => r.url.endsWith(`/${id}`)), 10_000, id),
+      );
+    await command('every day at 9:00 How do tides work?', 'every');
+    const url = h.env.DATABASE_URL;
+    const schedule = async () =>
+      (
+        await query<{ id: string; status: string; next_run_at: Date; paused_reason: string | null }>(
+          url,
+          'SELECT * FROM schedules',
+        )
+      )[0]!;
+    const refusals = () =>
+      h!.slack.messages.filter((m) => m.channel === 'C1' && render(m).includes('did not start'));
+    for (let n = 1; n <= 3; n++) {
+      time.set(new Date((await schedule()).next_run_at.getTime() + 5000).toISOString());
+      await eventually(() => refusals().length === n, 20_000, `refusal ${n}`);
+    }
+    expect(render(refusals()[0]!)).toMatch(
+      /^:repeat: Scheduled research `[0-9a-f]{8}` for <@UANN> did not start: You have used \$0\.00 of the \$0\.01 research budget for today/,
+    );
+    await eventually(async () => (await schedule()).status === 'paused', 10_000, 'paused');
+    const dm = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
+      10_000,
+      'the DM',
+    );
+    expect(render(dm)).toContain('3 runs in a row did not finish; the last: not started: You have used');
+    expect(render(dm)).toContain('resume it with `/research schedule resume');
+    expect(await query(url, 'SELECT id FROM sessions')).toEqual([]);
+
+    // Paused: its next slot passes with nothing; the DM is not sent again.
+    const id = (await schedule()).id.slice(0, 8);
+    time.set(new Date((await schedule()).next_run_at.getTime() + 86_400_000).toISOString());
+    const listed = await command('schedules', 'list');
+    expect(String(listed.body.text)).toContain(`\`${id}\` daily at 09:00 in <#C1>: _How do tides work?_`);
+    expect(String(listed.body.text)).toContain(':double_vertical_bar: paused: not started: You have used');
+    expect(refusals()).toHaveLength(3);
+    expect(h.slack.messages.filter((m) => m.channel === 'DUANN')).toHaveLength(1);
+
+    // Someone else may not resume it; its owner may.
+    const other = await signedPost(
+      app.url,
+      slashCommand(`schedule resume ${id}`, 'UBOB', h.slack.responseUrl('bob')),
+      FORM,
+    ).then(() => eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/bob')), 10_000, 'bob'));
+    expect(other.body.text).toBe(`Schedule ${id} is UANN's, not yours.`);
+    const resumed = await command(`schedule resume ${id}`, 'resume');
+    expect(String(resumed.body.text)).toMatch(new RegExp(`^Resumed \`${id}\`: next run <!date\\^\\d+\\^`));
+    expect((await schedule()).status).toBe('active');
+  }, 120_000);
+
+  it('a schedule whose channel the bot left pauses at its next slot, posts nothing there, and tells its owner', async () => {
+    const time = movableClock('2027-03-02T00:00:00Z');
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1 }),
+      {},
+      { scheduler: { clock: time.clock, everyMs: 100 } },
+    );
+    const app = await h.start();
+    await signedPost(
+      app.url,
+      slashCommand('every weekdays at 8:30 Tide tables?', 'UANN', h.slack.responseUrl('e')),
+      FORM,
+    );
+    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/e')), 10_000, 'reply');
+    const [s] = await query<{ next_run_at: Date }>(h.env.DATABASE_URL, 'SELECT next_run_at FROM schedules');
+    h.slack.notInChannel.add('C1');
+    time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+    const dm = await eventually(
+      () => h!.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
+      20_000,
+      'the DM',
+    );
+    expect(render(dm)).toContain(
+      '(weekdays at 08:30 in <#C1>) paused itself: I am no longer a member of its channel; invite me back (/invite @Deep Research), then resume it.',
+    );
+    expect(h.slack.messages.filter((m) => m.channel === 'C1')).toEqual([]);
+    expect(await query(h.env.DATABASE_URL, 'SELECT id FROM sessions')).toEqual([]);
+  }, 60_000);
 });

@@ -17,7 +17,11 @@ export interface ScheduledRunsDeps {
    * Slack's side of a Slack schedule's run (absent in a process without
    * Slack credentials, which leaves Slack schedules to the processes with them).
    */
-  slack?: (schedule: ScheduleRow, sessionId: string) => Promise<RunOpening>;
+  slack?: {
+    opening(schedule: ScheduleRow, sessionId: string): Promise<RunOpening>;
+    /** Says in the schedule's channel that its run for `slot` was refused, and why (once per slot). */
+    refused(schedule: ScheduleRow, slot: Date, sentence: string): Promise<void>;
+  };
   log: Logger;
 }
 
@@ -70,7 +74,7 @@ async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promi
     await settle({ sessionId: id, result: 'started', failed: false });
     return false;
   }
-  const opened = s.origin === 'slack' ? await deps.slack!(s, id) : { opening: {} };
+  const opened = s.origin === 'slack' ? await deps.slack!.opening(s, id) : { opening: {} };
   if ('pause' in opened) {
     await settle({ result: `not started: ${opened.pause}`, failed: true });
     await deps.schedules.setStatus(s.id, 'paused', { reason: opened.pause });
@@ -97,7 +101,10 @@ async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promi
     await settle({ sessionId: id, result: 'started', failed: false });
     return true;
   }
-  const result = `not started: ${refusalLine(started.refusal)}`;
+  const sentence = refusalLine(started.refusal);
+  // Said before the slot is settled: a crash in between says it again only if it did not land.
+  if (s.origin === 'slack') await deps.slack!.refused(s, slot, sentence);
+  const result = `not started: ${sentence}`;
   const { paused } = await settle({ result, failed: true });
   deps.log.warn({ scheduleId: s.id, paused }, `a scheduled run was ${result}`);
   return false;

@@ -10,11 +10,14 @@ export async function personOf(api: SlackApi, user: string): Promise<{ timeZone?
 }
 
 /**
- * Why the app can no longer post in a conversation (archived, gone, or the
- * bot no longer a member), or undefined when it can. A direct message with
- * the app is always open to it.
+ * Why the app cannot post in a conversation (archived, gone, or the bot not
+ * a member), or undefined when it can. A direct message with the app is
+ * always open to it.
  */
-export async function cannotPostIn(api: SlackApi, channel: string): Promise<string | undefined> {
+export async function cannotPostIn(
+  api: SlackApi,
+  channel: string,
+): Promise<'archived' | 'not_member' | 'not_found' | undefined> {
   if (channel.startsWith('D')) return undefined;
   try {
     const result = (await api.call('conversations.info', () =>
@@ -22,12 +25,11 @@ export async function cannotPostIn(api: SlackApi, channel: string): Promise<stri
     )) as {
       channel?: { is_archived?: boolean; is_member?: boolean };
     };
-    if (result.channel?.is_archived) return `<#${channel}> was archived`;
-    if (result.channel?.is_member === false) return `I am no longer in <#${channel}>`;
+    if (result.channel?.is_archived) return 'archived';
+    if (result.channel?.is_member === false) return 'not_member';
     return undefined;
   } catch (error) {
-    if (error instanceof SlackCallError && error.code === 'channel_not_found')
-      return `I can no longer see <#${channel}>`;
+    if (error instanceof SlackCallError && error.code === 'channel_not_found') return 'not_found';
     throw error;
   }
 }

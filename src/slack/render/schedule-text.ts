@@ -61,3 +61,10 @@ export function pausedMessage(s: ScheduleRow): SlackMessage {
     `:double_vertical_bar: Your scheduled research \`${short(s)}\` (${s.cadence}${where}) paused itself: ${why}\n> ${safeText(s.question)}\nOnce that is fixed, resume it with \`/research schedule resume ${short(s)}\`.`,
   );
 }
+
+/** In the schedule's channel: this slot's run did not start, and why (a cap, the per-person limit). */
+export function refusedMessage(s: ScheduleRow, sentence: string): SlackMessage {
+  return noticeMessage(
+    `:repeat: Scheduled research \`${short(s)}\` for <@${s.owner}> did not start: ${safeSentence(sentence)}\n> ${safeText(s.question)}`,
+  );
+}

@@ -5,8 +5,16 @@ import type { SlackApi } from '../api/slack-api.js';
 import { SlackCallError } from '../api/slack-errors.js';
 import { cannotPostIn, personOf } from '../api/slack-people.js';
 import { rootMessage } from '../render/messages.js';
-import { pausedMessage } from '../render/schedule-text.js';
+import { pausedMessage, refusedMessage } from '../render/schedule-text.js';
 import { SessionThread } from '../thread/session-thread.js';
+
+/** Why a schedule's channel no longer takes its runs (its owner is told, with the channel named). */
+const GONE = {
+  not_member:
+    'I am no longer a member of its channel; invite me back (/invite @Deep Research), then resume it',
+  archived: 'its channel was archived; schedule the question again in another channel',
+  not_found: 'I can no longer see its channel; invite me back, then resume it',
+} as const;
 
 /** Pause notices sent per scheduler pass: the rest go at the next. */
 const NOTICES_PER_PASS = 20;
@@ -21,6 +29,8 @@ export interface ScheduledSlack {
    * in its channel.
    */
   opening(schedule: ScheduleRow, sessionId: string): Promise<RunOpening>;
+  /** Says in the schedule's channel that a run was refused (a cap, the per-person limit), once per slot. */
+  refused(schedule: ScheduleRow, slot: Date, sentence: string): Promise<void>;
   /** Tells each owner, once, by DM, that their schedule paused itself and why. */
   notifyPauses(): Promise<void>;
 }
@@ -36,10 +46,18 @@ export function scheduledSlack(deps: {
       if ((await personOf(api, s.owner)).gone) return { pause: 'its owner is no longer in the workspace' };
       if (!s.channelId) return { pause: 'it has no channel to post in' };
       const cannot = await cannotPostIn(api, s.channelId);
-      if (cannot) return { pause: `${cannot}; invite me back (/invite @Deep Research), then resume it` };
+      if (cannot) return { pause: GONE[cannot] };
       const thread = new SessionThread({ sessionId, channelId: s.channelId, threadTs: '' });
       const root = thread.post({ kind: 'root' }, rootMessage(s.owner, s.question, undefined, true));
       return { opening: { intents: [root] } };
+    },
+
+    async refused(s, slot, sentence) {
+      if (!s.channelId) return;
+      const tag = { session_id: s.id, key: `refused:${slot.toISOString()}` };
+      const oldest = (slot.getTime() / 1000 - 60).toFixed(6);
+      if (await api.findOwn(s.channelId, undefined, oldest, { tag })) return;
+      await api.post(s.channelId, refusedMessage(s, sentence), undefined, tag);
     },
 
     async notifyPauses() {

@@ -2,6 +2,7 @@ import { splitCadence } from '../../sessions/schedules/cadence.js';
 import type { ScheduleChange, ScheduleService } from '../../sessions/schedules/schedule-service.js';
 import type { SlackApi } from '../api/slack-api.js';
 import { cannotPostIn, personOf } from '../api/slack-people.js';
+import { CANNOT_POST } from '../render/refusals.js';
 import { scheduledReply, scheduleList, slackTime } from '../render/schedule-text.js';
 import type { FeatureCommand, SlackFeature } from '../slack-feature.js';
 
@@ -28,7 +29,14 @@ export function schedulesFeature(deps: { schedules: ScheduleService; api: SlackA
     if ('refusal' in split)
       return `${split.refusal} (A question that starts with "every" is read as a schedule: reword it to research it once.)`;
     const cannot = await cannotPostIn(api, c.channelId);
-    if (cannot) return `${cannot}, so runs could not post here: invite me (/invite @Deep Research) first.`;
+    if (cannot)
+      return CANNOT_POST[
+        cannot === 'archived'
+          ? 'is_archived'
+          : cannot === 'not_member'
+            ? 'not_in_channel'
+            : 'channel_not_found'
+      ]!;
     const { timeZone } = await personOf(api, c.userId);
     const added = await schedules.add({
       origin: 'slack',
