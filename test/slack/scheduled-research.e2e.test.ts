@@ -274,4 +274,45 @@ describe('scheduled research in Slack', () => {
     expect(h.slack.messages.filter((m) => m.channel === 'C1')).toEqual([]);
     expect(await query(h.env.DATABASE_URL, 'SELECT id FROM sessions')).toEqual([]);
   }, 60_000);
+
+  it('two processes at a slot give one run; a restart in the middle adds none; slots missed while nothing ran give one run', async () => {
+    const time = movableClock('2027-03-02T00:00:00Z');
+    h = await slackHarness(
+      new RuleLlm({ rounds: 2, delayMs: 150 }),
+      {},
+      { scheduler: { clock: time.clock, everyMs: 50 } },
+    );
+    const a = await h.start();
+    const b = await h.start();
+    await signedPost(
+      a.url,
+      slashCommand('every monday at 9:00 Tide tables?', 'UANN', h.slack.responseUrl('e')),
+      FORM,
+    );
+    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/e')), 10_000, 'reply');
+    const url = h.env.DATABASE_URL;
+    const nextRun = async () =>
+      (await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules'))[0]!.next_run_at;
+    const sessions = () =>
+      query<{ id: string; status: string }>(url, 'SELECT id, status FROM sessions ORDER BY created_at');
+
+    const slot = await nextRun();
+    time.set(new Date(slot.getTime() + 5000).toISOString());
+    await eventually(async () => (await sessions())[0]?.status === 'running', 20_000, 'the run under way');
+    // Both processes stop in the middle of the run; a new one takes the run over and the slot does not run again.
+    await Promise.all([a.stop(), b.stop()]);
+    await h.start();
+    await eventually(async () => (await sessions())[0]?.status === 'done', 60_000, 'the run finished');
+    expect(await sessions()).toHaveLength(1);
+    expect(roots(h)).toHaveLength(1);
+
+    // Nothing ran for five weeks: one run when a process is back, and the next slot is after now.
+    const later = new Date(slot.getTime() + 5 * 7 * 86_400_000 + 3_600_000);
+    time.set(later.toISOString());
+    await eventually(async () => (await sessions()).length === 2, 20_000, 'the missed slots’ run');
+    await eventually(async () => (await sessions()).every((s) => s.status === 'done'), 60_000, 'both done');
+    expect((await nextRun()).getTime()).toBeGreaterThan(later.getTime());
+    expect(await sessions()).toHaveLength(2);
+    expect(roots(h)).toHaveLength(2);
+  }, 180_000);
 });
