@@ -36,6 +36,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'users.info': ['users:read'],
   // Who may see a channel's reports (/research find).
   'conversations.members': ['channels:read', 'groups:read', 'mpim:read'],
+  // Whether the bot is still in a schedule's channel (a DM is never looked up).
+  'conversations.info': ['channels:read', 'groups:read', 'mpim:read'],
   // The plan editor (a modal needs no scope of its own), and the Home tab.
   'views.open': [],
   'views.publish': [],
