@@ -114,6 +114,7 @@ export async function startApp(
     api,
     log: logger,
     maxQuestionChars: config.slack.maxQuestionChars,
+    schedules: room.schedules,
   });
   // A person's Home shows their sessions: a session starting a run or coming to rest refreshes it.
   room.moments.onStarted((session) => home.refresh(session.requester, session.teamId));

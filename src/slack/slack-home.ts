@@ -2,6 +2,7 @@ import type { App, BlockAction, ButtonAction, PlainTextInputAction } from '@slac
 import type { Logger } from '../ports/logger.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
+import type { ScheduleService } from '../sessions/schedules/schedule-service.js';
 import type { SlackApi } from './api/slack-api.js';
 import type { ChannelMembers } from './channel-members.js';
 import { HOME, homeView, newResearchModal } from './render/home-view.js';
@@ -29,6 +30,8 @@ export class SlackHome {
       log: Logger;
       /** MAX_QUESTION_CHARS, for the New research form. */
       maxQuestionChars: number;
+      /** The person's schedules, listed and paused or resumed here. */
+      schedules: ScheduleService;
     },
   ) {}
 
@@ -46,6 +49,14 @@ export class SlackHome {
     const channelId = channel ?? (await this.deps.api.openDm(who.userId));
     const refusal = await start({ teamId: who.teamId, channelId, userId: who.userId }, question);
     if (refusal) await this.deps.api.ephemeral(channelId, who.userId, noticeMessage(refusal));
+  }
+
+  /** [Pause] or [Resume] on one of the person's schedules in Home; the view shows the change. */
+  async changeSchedule(who: { userId: string; teamId: string }, id: string, change: 'pause' | 'resume') {
+    const actor = { id: who.userId, mayManage: () => this.deps.api.isAdmin(who.userId), lists: 'Home' };
+    const changed = await this.deps.schedules.change(id, actor, change);
+    if (!changed.done) this.deps.log.warn({ user: who.userId }, changed.sentence);
+    await this.publish(who.userId, who.teamId);
   }
 
   private readonly refreshing = new Map<string, NodeJS.Timeout>();
@@ -67,12 +78,14 @@ export class SlackHome {
     const { api, library, members, sessions } = this.deps;
     const words = query.slice(0, QUERY_MAX);
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);
+    const schedules = (await this.deps.schedules.list(userId)).filter((s) => s.owner === userId);
     const found = await library.page(words, { userId, teamId }, (c, u) => members.has(c, u), page, PAGE_SIZE);
     const links = new Map(
       await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),
     );
     const view = homeView({
       running,
+      schedules,
       reports: found.reports,
       query: words,
       page,
@@ -118,6 +131,17 @@ function homeEvents(app: App, home: SlackHome, log: Logger, start: Start): void 
       .submitted({ userId: body.user.id, teamId: body.team?.id ?? '' }, question, channel, start)
       .catch((err) => log.error({ err, user: body.user.id }, 'New research from Home failed'));
   });
+  for (const [action, change] of [
+    [HOME.pauseSchedule, 'pause'],
+    [HOME.resumeSchedule, 'resume'],
+  ] as const)
+    app.action<BlockAction>(action, async ({ ack, body, action: clicked }) => {
+      await ack();
+      const who = { userId: body.user.id, teamId: body.user.team_id ?? body.team?.id ?? '' };
+      await home
+        .changeSchedule(who, (clicked as ButtonAction).value ?? '', change)
+        .catch((err) => log.warn({ err, user: body.user.id }, `could not ${change} a schedule from Home`));
+    });
   app.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
     await home

@@ -4,7 +4,7 @@ import { day } from '../../src/sessions/schedules/what-changed.js';
 import { render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
-import { FORM, signedPost, slashCommand } from '../helpers/slack-requests.js';
+import { buttonClick, FORM, signedPost, slashCommand } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
 afterEach(async () => {
@@ -244,6 +244,23 @@ describe('scheduled research in Slack', () => {
     const resumed = await command(`schedule resume ${id}`, 'resume');
     expect(String(resumed.body.text)).toMatch(new RegExp(`^Resumed \`${id}\`: next run <!date\\^\\d+\\^`));
     expect((await schedule()).status).toBe('active');
+
+    // Home lists it with [Pause]; a click pauses it and the view shows [Resume].
+    const full = (await schedule()).id;
+    const home = () => JSON.stringify(h!.slack.homes.get('UANN') ?? '');
+    const click = (action: string) =>
+      signedPost(
+        app.url,
+        buttonClick(action, full, 'UANN', { channel: 'C1', ts: '1.0' }, h!.slack.responseUrl(action)),
+        FORM,
+      );
+    await click('home_schedule_pause');
+    await eventually(() => home().includes('home_schedule_resume'), 10_000, 'Home with Resume');
+    expect(home()).toContain('How do tides work?');
+    expect(home()).toContain('daily at 09:00 (America/Los_Angeles)');
+    expect((await schedule()).status).toBe('paused');
+    await click('home_schedule_resume');
+    await eventually(async () => (await schedule()).status === 'active', 10_000, 'resumed from Home');
   }, 120_000);
 
   it('a schedule whose channel the bot left pauses at its next slot, posts nothing there, and tells its owner', async () => {

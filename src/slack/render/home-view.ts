@@ -1,10 +1,12 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import { formatDuration } from '../../ports/progress.js';
 import type { ReportMatch } from '../../sessions/records/report-search.js';
+import type { ScheduleRow } from '../../sessions/records/schedule-store.js';
 import type { SessionRow } from '../../sessions/records/session-store.js';
 import type { ReportLinks } from '../report-links.js';
 import { ACTION, button, context, count, oneLine } from './messages.js';
 import { safeText } from './mrkdwn.js';
+import { slackTime } from './schedule-text.js';
 
 export const HOME = {
   search: 'home_search',
@@ -12,6 +14,8 @@ export const HOME = {
   newResearch: 'home_new_research',
   /** The New research modal's callback_id. */
   form: 'home_research_form',
+  pauseSchedule: 'home_schedule_pause',
+  resumeSchedule: 'home_schedule_resume',
 } as const;
 
 /** The New research modal: the question, and where the thread goes (a channel, else a DM with the app). */
@@ -47,6 +51,8 @@ export function newResearchModal(maxQuestionChars: number) {
 
 export interface HomeContent {
   running: SessionRow[];
+  /** The person's schedules (research that repeats), oldest first. */
+  schedules: ScheduleRow[];
   reports: ReportMatch[];
   query: string;
   page: number;
@@ -100,6 +106,7 @@ export function homeView(content: HomeContent): HomeView {
       accessory: button('Cancel', ACTION.cancel, s.id, 'danger'),
     });
   }
+  blocks.push(...scheduleBlocks(content.schedules));
   blocks.push(
     { type: 'divider' },
     {
@@ -151,3 +158,40 @@ export function homeView(content: HomeContent): HomeView {
   if (paging.length) blocks.push({ type: 'actions', block_id: 'home_paging', elements: paging });
   return { type: 'home', blocks };
 }
+
+/** The person's schedules: cadence, channel, next run, runs and cost, the last result, with Pause or Resume. */
+function scheduleBlocks(schedules: ScheduleRow[]): KnownBlock[] {
+  if (schedules.length === 0) return [];
+  const blocks: KnownBlock[] = [
+    { type: 'divider' },
+    { type: 'section', text: { type: 'mrkdwn', text: '*Your schedules*' } },
+  ];
+  for (const s of schedules.slice(0, MAX_SCHEDULES)) {
+    const where = !s.channelId
+      ? 'terminal'
+      : s.channelId.startsWith('D')
+        ? 'direct message'
+        : `<#${s.channelId}>`;
+    const state =
+      s.status === 'paused'
+        ? `paused${s.pausedReason ? `: ${safeText(oneLine(s.pausedReason, 200))}` : ''}`
+        : `next ${slackTime(s.nextRunAt, s.timeZone)}`;
+    const runs = s.runs ? ` · ${count(s.runs, 'run')}, $${s.costUsd.toFixed(2)}` : '';
+    const last = s.lastResult ? ` · last: ${safeText(oneLine(s.lastResult, 200))}` : '';
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `${safeText(oneLine(s.question, 150))}\n_${s.cadence} (${s.timeZone}) · ${where} · ${state}${runs}${last}_ · \`${s.id.slice(0, 8)}\``,
+      },
+      accessory:
+        s.status === 'paused'
+          ? button('Resume', HOME.resumeSchedule, s.id)
+          : button('Pause', HOME.pauseSchedule, s.id),
+    });
+  }
+  return blocks;
+}
+
+/** Schedules shown in Home (Slack allows 100 blocks in a view). */
+const MAX_SCHEDULES = 10;
