@@ -160,7 +160,7 @@ export async function startApp(
           }),
         ),
         reuseFeature(reuse),
-        schedulesFeature({ schedules: room.schedules, api }),
+        schedulesFeature({ schedules: room.schedules, api, sessions: store.sessions }),
         homeFeature(home, (place, question) => service.startFromCommand(place, question)),
         agentMessaging({
           sessions: store.sessions,

@@ -4,7 +4,15 @@ import { day } from '../../src/sessions/schedules/what-changed.js';
 import { render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
-import { buttonClick, FORM, signedPost, slashCommand } from '../helpers/slack-requests.js';
+import {
+  buttonClick,
+  eventCallback,
+  FORM,
+  JSON_TYPE,
+  signedPost,
+  slashCommand,
+  viewSubmission,
+} from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
 afterEach(async () => {
@@ -332,4 +340,71 @@ describe('scheduled research in Slack', () => {
     expect(await sessions()).toHaveLength(2);
     expect(roots(h)).toHaveLength(2);
   }, 180_000);
+
+  it('[Repeat…] under a finished report schedules its question in that channel for whoever clicked, with the cadence checked', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    h.slack.timeZones.set('UBOB', 'Europe/Berlin');
+    const app = await h.start();
+    const ts = '1800000900.000001';
+    const ask = { type: 'app_mention', channel: 'C1', user: 'UANN', text: '<@UBOT> How do tides work?', ts };
+    await signedPost(app.url, eventCallback(ask), JSON_TYPE);
+    const summary = await eventually(
+      () => h!.slack.thread('C1', ts).find((m) => render(m).startsWith(':memo:')),
+      30_000,
+      'the summary',
+    );
+    const repeat = summary.blocks
+      .find((b) => b.type === 'actions')!
+      .elements!.find((e) => e.action_id === 'research_repeat')!;
+    await signedPost(
+      app.url,
+      buttonClick(
+        'research_repeat',
+        String(repeat.value),
+        'UBOB',
+        { channel: 'C1', ts: summary.ts, threadTs: ts },
+        h.slack.responseUrl('r'),
+      ),
+      FORM,
+    );
+    const opened = await eventually(() => h!.slack.views.at(-1), 10_000, 'the form');
+    expect(JSON.stringify(opened.view)).toContain('weekly on monday at 9:00');
+    const submit = (value: string) =>
+      signedPost(
+        app.url,
+        viewSubmission('schedule_repeat_form', String(repeat.value), 'UBOB', {
+          block: 'cadence',
+          action: 'cadence',
+          value,
+        }),
+        FORM,
+      );
+    const refused = await submit('every hour');
+    expect(JSON.parse(refused.body).errors.cadence).toMatch(/^I could not read "every hour" as a cadence/);
+    expect(await query(h.env.DATABASE_URL, 'SELECT id FROM schedules')).toEqual([]);
+    await submit('weekdays at 8:00');
+    const reply = await eventually(
+      () =>
+        h!.slack.calls.find(
+          (c) => c.method === 'chat.postEphemeral' && String(c.args.text).includes('Scheduled'),
+        ),
+      10_000,
+      'the confirmation',
+    );
+    expect(reply.args.user).toBe('UBOB');
+    const [s] = await query<{
+      owner: string;
+      channel_id: string;
+      question: string;
+      cadence: string;
+      time_zone: string;
+    }>(h.env.DATABASE_URL, 'SELECT * FROM schedules');
+    expect([s!.owner, s!.channel_id, s!.question, s!.cadence, s!.time_zone]).toEqual([
+      'UBOB',
+      'C1',
+      'How do tides work?',
+      'weekdays at 08:00',
+      'Europe/Berlin',
+    ]);
+  }, 60_000);
 });

@@ -16,6 +16,8 @@ export const ACTION = {
   startNow: 'research_start_now',
   editPlan: 'research_edit_plan',
   researchMore: 'research_more',
+  /** [Repeat…]: research the question again on a cadence (a schedule). */
+  repeat: 'research_repeat',
   researchThis: 'research_this',
   reuseRead: 'reuse_read',
   reuseAsk: 'reuse_ask',
@@ -226,12 +228,15 @@ export function sourcesMessages(report: FinalReport, footer: string, sessionId: 
   });
 }
 
-/** [Research more]: continues this research for a new version of the report. */
+/** [Research more]: continues this research for a new version of the report; [Repeat…]: schedules it. */
 export function moreActions(sessionId: string): KnownBlock {
   return {
     type: 'actions',
     block_id: 'report_actions',
-    elements: [button('Research more', ACTION.researchMore, sessionId)],
+    elements: [
+      button('Research more', ACTION.researchMore, sessionId),
+      button('Repeat…', ACTION.repeat, sessionId),
+    ],
   };
 }
 

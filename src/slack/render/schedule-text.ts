@@ -68,3 +68,39 @@ export function refusedMessage(s: ScheduleRow, sentence: string): SlackMessage {
     `:repeat: Scheduled research \`${short(s)}\` for <@${s.owner}> did not start: ${safeSentence(sentence)}\n> ${safeText(s.question)}`,
   );
 }
+
+/** The [Repeat…] modal's callback_id. */
+export const REPEAT_FORM = 'schedule_repeat_form';
+
+/** [Repeat…] under a report: how often to research its question again, in the channel it was asked in. */
+export function repeatModal(sessionId: string, question: string) {
+  return {
+    type: 'modal' as const,
+    callback_id: REPEAT_FORM,
+    private_metadata: sessionId,
+    title: { type: 'plain_text' as const, text: 'Repeat this research' },
+    submit: { type: 'plain_text' as const, text: 'Schedule' },
+    close: { type: 'plain_text' as const, text: 'Cancel' },
+    blocks: [
+      {
+        type: 'section' as const,
+        text: { type: 'mrkdwn' as const, text: `_${safeText(question.slice(0, 2_000))}_` },
+      },
+      {
+        type: 'input' as const,
+        block_id: 'cadence',
+        label: { type: 'plain_text' as const, text: 'How often (in your time zone)' },
+        hint: {
+          type: 'plain_text' as const,
+          text: 'daily, weekdays, weekly on a day or monthly on day 1–28, at a time. Each run is a new thread here, opening with what changed.',
+        },
+        element: {
+          type: 'plain_text_input' as const,
+          action_id: 'cadence',
+          initial_value: 'weekly on monday at 9:00',
+          max_length: 100,
+        },
+      },
+    ],
+  };
+}

@@ -1,12 +1,30 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { SessionStore } from '../../sessions/records/session-store.js';
 import { splitCadence } from '../../sessions/schedules/cadence.js';
-import type { ScheduleChange, ScheduleService } from '../../sessions/schedules/schedule-service.js';
+import type { Changed, ScheduleChange, ScheduleService } from '../../sessions/schedules/schedule-service.js';
 import type { SlackApi } from '../api/slack-api.js';
 import { cannotPostIn, personOf } from '../api/slack-people.js';
+import { ACTION, noticeMessage } from '../render/messages.js';
 import { CANNOT_POST } from '../render/refusals.js';
-import { scheduledReply, scheduleList, slackTime } from '../render/schedule-text.js';
-import type { FeatureCommand, SlackFeature } from '../slack-feature.js';
+import {
+  REPEAT_FORM,
+  repeatModal,
+  scheduledReply,
+  scheduleList,
+  slackTime,
+} from '../render/schedule-text.js';
+import type { FeatureCommand, FeatureContext, SlackFeature } from '../slack-feature.js';
 
 const CHANGES = new Set<string>(['pause', 'resume', 'remove']);
+/** What the person is told when the channel cannot take a schedule's runs, by why (see cannotPostIn). */
+const CANNOT = {
+  archived: 'is_archived',
+  not_member: 'not_in_channel',
+  not_found: 'channel_not_found',
+} as const;
+const GONE = 'That research no longer exists.';
+
+type Place = { teamId: string; channelId: string; userId: string };
 const USAGE =
   'Say `/research schedule pause|resume|remove ID`, or `/research schedule change ID mondays at 8:00`; `/research schedules` lists the ids.';
 
@@ -16,7 +34,11 @@ const USAGE =
  * schedules` (theirs and this channel's), and `/research schedule
  * pause|resume|remove|change ID` for its owner or a workspace admin.
  */
-export function schedulesFeature(deps: { schedules: ScheduleService; api: SlackApi }): SlackFeature {
+export function schedulesFeature(deps: {
+  schedules: ScheduleService;
+  api: SlackApi;
+  sessions: Pick<SessionStore, 'get'>;
+}): SlackFeature {
   const { schedules, api } = deps;
   const actor = (c: FeatureCommand) => ({
     id: c.userId,
@@ -24,30 +46,61 @@ export function schedulesFeature(deps: { schedules: ScheduleService; api: SlackA
     lists: '`/research schedules`',
   });
 
+  /** A schedule of `question` in `where`'s channel, owned by its person, in their Slack time zone. */
+  async function add(where: Place, cadence: string, question: string): Promise<Changed> {
+    const cannot = await cannotPostIn(api, where.channelId);
+    if (cannot) return { done: false, sentence: CANNOT_POST[CANNOT[cannot]]! };
+    const { timeZone } = await personOf(api, where.userId);
+    return schedules.add({
+      origin: 'slack',
+      owner: where.userId,
+      teamId: where.teamId,
+      channelId: where.channelId,
+      cadence,
+      question,
+      // Slack always knows a person's zone; UTC only if it ever said none.
+      timeZone: timeZone ?? 'UTC',
+    });
+  }
+
   async function every(c: FeatureCommand): Promise<string> {
     const split = splitCadence(c.rest);
     if ('refusal' in split)
       return `${split.refusal} (A question that starts with "every" is read as a schedule: reword it to research it once.)`;
-    const cannot = await cannotPostIn(api, c.channelId);
-    if (cannot)
-      return CANNOT_POST[
-        cannot === 'archived'
-          ? 'is_archived'
-          : cannot === 'not_member'
-            ? 'not_in_channel'
-            : 'channel_not_found'
-      ]!;
-    const { timeZone } = await personOf(api, c.userId);
-    const added = await schedules.add({
-      origin: 'slack',
-      owner: c.userId,
-      teamId: c.teamId,
-      channelId: c.channelId,
-      ...split,
-      // Slack always knows a person's zone; UTC only if it ever said none.
-      timeZone: timeZone ?? 'UTC',
-    });
+    const added = await add(c, split.cadence, split.question);
     return added.done ? scheduledReply(added.schedule) : added.sentence;
+  }
+
+  /** [Repeat…] under a report opens a form for the cadence; its question is scheduled in the report's channel. */
+  function register(app: App, { log, sorry }: FeatureContext): void {
+    app.action<BlockAction>(ACTION.repeat, async ({ ack, body, action, respond }) => {
+      await ack();
+      const row = await deps.sessions.get((action as ButtonAction).value ?? '').catch(() => null);
+      if (!row?.channelId || !row.teamId) {
+        await respond({ response_type: 'ephemeral', replace_original: false, text: GONE }).catch(() => {});
+        return;
+      }
+      await api
+        .openView(body.trigger_id, repeatModal(row.id, row.question))
+        .catch((err) => log.warn({ err, sessionId: row.id }, 'could not open the Repeat form'));
+    });
+    app.view(REPEAT_FORM, async ({ ack, body, view }) => {
+      const cadence = (view.state.values.cadence?.cadence?.value ?? '').trim();
+      const refuse = (sentence: string) => ack({ response_action: 'errors', errors: { cadence: sentence } });
+      try {
+        const row = await deps.sessions.get(view.private_metadata);
+        if (!row?.channelId || !row.teamId) return void (await refuse(GONE));
+        const where = { teamId: row.teamId, channelId: row.channelId, userId: body.user.id };
+        const added = await add(where, cadence, row.question);
+        if (!added.done) return void (await refuse(added.sentence));
+        await ack();
+        const reply = noticeMessage(scheduledReply(added.schedule));
+        await api.ephemeral(row.channelId, body.user.id, reply, row.threadTs ?? undefined);
+      } catch (err) {
+        log.error({ err, user: body.user.id }, 'scheduling from [Repeat…] failed');
+        await refuse(sorry).catch(() => {});
+      }
+    });
   }
 
   async function change(c: FeatureCommand): Promise<string> {
@@ -80,5 +133,6 @@ export function schedulesFeature(deps: { schedules: ScheduleService; api: SlackA
       },
       { phrase: 'schedule', takesText: true, run: change },
     ],
+    register,
   };
 }
