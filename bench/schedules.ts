@@ -37,6 +37,7 @@ try {
     schedules,
     service: testService(db, { rules: async () => ({ perUser: 10_000, caps: {}, costUsd: null }) }),
     exists: async (id) => (await sessions.get(id)) !== null,
+    planReviewSeconds: 0,
     log: silentLogger,
   });
   const now = new Date('2026-11-30T12:00:00Z');

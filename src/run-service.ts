@@ -165,6 +165,7 @@ async function serveWith(
                 service: room.service,
                 exists: async (id) => (await store.sessions.get(id)) !== null,
                 ...(delivery && { slack: delivery.scheduled }),
+                planReviewSeconds: slack.planReviewSeconds,
                 log: logger,
               },
               new Date((options.scheduler?.clock ?? systemClock).now()),

@@ -1,4 +1,4 @@
-import type { ScheduleRow } from '../sessions/records/schedule-store.js';
+import type { ScheduleRow } from '../sessions/records/schedule-row.js';
 import { CADENCE_EXAMPLES } from '../sessions/schedules/cadence.js';
 import type { ScheduleChange, ScheduleService } from '../sessions/schedules/schedule-service.js';
 import { type CommandSpec, type Flag, json } from './command-spec.js';

@@ -107,7 +107,12 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
     fetchFile: slackFileFetcher(api),
     dispatcher,
     edits,
-    scheduled: scheduledSlack({ api, schedules: store.schedules, log: options.logger }),
+    scheduled: scheduledSlack({
+      api,
+      schedules: store.schedules,
+      sessions: store.sessions,
+      log: options.logger,
+    }),
     async showExpired(ids) {
       for (const id of ids) {
         const row = await store.sessions.get(id);

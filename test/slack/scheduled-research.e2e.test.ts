@@ -407,4 +407,76 @@ describe('scheduled research in Slack', () => {
       'Europe/Berlin',
     ]);
   }, 60_000);
+
+  it('a digest schedule runs on in one thread; a reviewed one waits for [Start now] on its plan', async () => {
+    const time = movableClock('2027-03-02T00:00:00Z');
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1 }),
+      { PLAN_REVIEW_SECONDS: '600' },
+      { scheduler: { clock: time.clock, everyMs: 100 } },
+    );
+    const app = await h.start();
+    const command = (text: string, id: string) =>
+      signedPost(app.url, slashCommand(text, 'UANN', h!.slack.responseUrl(id)), FORM).then(() =>
+        eventually(() => h!.slack.responses.find((r) => r.url.endsWith(`/${id}`)), 10_000, id),
+      );
+    await command('every day at 7:00 How do tides work?', 'every');
+    const url = h.env.DATABASE_URL;
+    const [{ id }] = (await query<{ id: string }>(url, 'SELECT id FROM schedules')) as [{ id: string }];
+    const short = id.slice(0, 8);
+    expect(String((await command(`schedule digest ${short} on`, 'digest')).body.text)).toBe(
+      `\`${short}\`: runs now go on in one thread, the latest run's, each with what changed since the one before.`,
+    );
+    const sessions = () =>
+      query<{ id: string; status: string; thread_ts: string; turn: number }>(
+        url,
+        'SELECT id, status, thread_ts, turn FROM sessions ORDER BY created_at',
+      );
+    const runNext = async (n: number) => {
+      const [s] = await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules');
+      time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+      await eventually(async () => (await sessions()).length === n, 20_000, `run ${n}`);
+    };
+    // Without review the first run goes straight to research; then it is reviewed.
+    await runNext(1);
+    await eventually(async () => (await sessions())[0]!.status === 'done', 30_000, 'run 1 done');
+    await command(`schedule review ${short} on`, 'review');
+    await runNext(2);
+    const plan = await eventually(
+      () =>
+        h!.slack.messages.find((m) =>
+          m.blocks.some((b) => b.elements?.some((e) => e.action_id === 'research_start_now')),
+        ),
+      30_000,
+      'the plan under review',
+    );
+    const [first, second] = await sessions();
+    expect(second!.status).toBe('reviewing');
+    // The same thread, at the next turn; no second root.
+    expect(second!.thread_ts).toBe(first!.thread_ts);
+    expect(second!.turn).toBe(first!.turn + 1);
+    expect(plan.threadTs).toBe(first!.thread_ts);
+    expect(roots(h)).toHaveLength(1);
+    const start = plan.blocks
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === 'research_start_now')!;
+    await signedPost(
+      app.url,
+      buttonClick(
+        'research_start_now',
+        String(start.value),
+        'UANN',
+        { channel: 'C1', ts: plan.ts, threadTs: plan.threadTs },
+        h.slack.responseUrl('go'),
+      ),
+      FORM,
+    );
+    await eventually(async () => (await sessions())[1]!.status === 'done', 30_000, 'run 2 done');
+    await eventually(
+      () =>
+        h!.slack.thread('C1', first!.thread_ts).some((m) => render(m).includes('Nothing material changed')),
+      10_000,
+      'run 2 in the same thread',
+    );
+  }, 120_000);
 });

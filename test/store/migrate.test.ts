@@ -43,7 +43,7 @@ describe.each([
       '021_file_reads.sql',
       '022_paid_calls.sql',
       '023_schedules.sql',
-      '024_schedule_notices.sql',
+      '024_schedule_options.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -72,7 +72,7 @@ describe.each([
       { id: 21, name: '021_file_reads.sql' },
       { id: 22, name: '022_paid_calls.sql' },
       { id: 23, name: '023_schedules.sql' },
-      { id: 24, name: '024_schedule_notices.sql' },
+      { id: 24, name: '024_schedule_options.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",

@@ -1,37 +1,7 @@
 import type pg from 'pg';
 import type { FinalReport } from '../../ports/report.js';
 import type { EarlierRun } from '../../ports/report-changes.js';
-
-export interface NewSchedule {
-  id: string;
-  origin: 'slack' | 'cli';
-  owner: string;
-  teamId?: string;
-  channelId?: string;
-  question: string;
-  /** As the person said it, read back ("weekdays at 09:00"). */
-  cadence: string;
-  cron: string;
-  timeZone: string;
-  nextRunAt: Date;
-}
-
-export interface ScheduleRow extends NewSchedule {
-  status: 'active' | 'paused';
-  pausedReason: string | null;
-  pendingSlot: Date | null;
-  pendingSince: Date | null;
-  failures: number;
-  lastSessionId: string | null;
-  lastResult: string | null;
-  /** What its runs have cost so far (USD; priced models only). */
-  costUsd: number;
-  runs: number;
-  createdAt: Date;
-  /** The owner's message that it paused itself: to send, perhaps sent, sent (null: none owed). */
-  pauseNotice: 'due' | 'sending' | 'sent' | null;
-  pausedAt: Date | null;
-}
+import { type NewSchedule, type ScheduleOptions, type ScheduleRow, toScheduleRow } from './schedule-row.js';
 
 // A finished run's cost is on its session (sessions.cost_usd, set when it ends).
 const SELECT = `SELECT s.*,
@@ -98,7 +68,7 @@ export class ScheduleStore {
 
   async get(id: string): Promise<ScheduleRow | null> {
     const { rows } = await this.pool.query(`${SELECT} WHERE s.id = $1`, [id]);
-    return rows[0] ? toRow(rows[0]) : null;
+    return rows[0] ? toScheduleRow(rows[0]) : null;
   }
 
   /** A schedule by the start of its id (8 characters are enough), as sessions are named. */
@@ -106,7 +76,7 @@ export class ScheduleStore {
     const { rows } = await this.pool.query(`${SELECT} WHERE s.id::text LIKE $1 || '%' LIMIT 2`, [
       prefix.toLowerCase(),
     ]);
-    return rows.map(toRow);
+    return rows.map(toScheduleRow);
   }
 
   /** One person's schedules and those posting in `channelId` (all of them: `owner` unset), oldest first. */
@@ -115,7 +85,7 @@ export class ScheduleStore {
       `${SELECT} WHERE $1::text IS NULL OR s.owner = $1 OR s.channel_id = $2 ORDER BY s.created_at, s.id`,
       [owner ?? null, channelId ?? null],
     );
-    return rows.map(toRow);
+    return rows.map(toScheduleRow);
   }
 
   /** Schedules of `origin` that paused themselves and whose owner is not told yet, oldest first. */
@@ -124,7 +94,7 @@ export class ScheduleStore {
       `${SELECT} WHERE s.pause_notice IN ('due', 'sending') AND s.origin = $1 ORDER BY s.paused_at LIMIT $2`,
       [origin, limit],
     );
-    return rows.map(toRow);
+    return rows.map(toScheduleRow);
   }
 
   /** Where the owner's notice of a pause is: about to be sent (it may land), or sent. */
@@ -168,6 +138,15 @@ export class ScheduleStore {
     return rowCount === 1;
   }
 
+  async configure(id: string, options: ScheduleOptions): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE schedules SET review = coalesce($2, review), delivery = coalesce($3, delivery), updated_at = now()
+       WHERE id = $1`,
+      [id, options.review ?? null, options.delivery ?? null],
+    );
+    return rowCount === 1;
+  }
+
   async remove(id: string): Promise<boolean> {
     const { rowCount } = await this.pool.query('DELETE FROM schedules WHERE id = $1', [id]);
     return rowCount === 1;
@@ -185,7 +164,7 @@ export class ScheduleStore {
         ORDER BY coalesce(s.pending_slot, s.next_run_at) LIMIT $2`,
       [now, limit, PENDING_STALE_SECONDS, origins],
     );
-    return rows.map(toRow);
+    return rows.map(toScheduleRow);
   }
 
   /**
@@ -259,31 +238,4 @@ export class ScheduleStore {
     );
     return rows[0] ? { scheduleId: rows[0].id as string, paused: rows[0].status === 'paused' } : null;
   }
-}
-
-function toRow(r: Record<string, unknown>): ScheduleRow {
-  return {
-    id: r.id as string,
-    origin: r.origin as 'slack' | 'cli',
-    owner: r.owner as string,
-    ...(r.team_id ? { teamId: r.team_id as string } : {}),
-    ...(r.channel_id ? { channelId: r.channel_id as string } : {}),
-    question: r.question as string,
-    cadence: r.cadence as string,
-    cron: r.cron as string,
-    timeZone: r.time_zone as string,
-    nextRunAt: r.next_run_at as Date,
-    status: r.status as 'active' | 'paused',
-    pausedReason: (r.paused_reason as string | null) ?? null,
-    pendingSlot: (r.pending_slot as Date | null) ?? null,
-    pendingSince: (r.pending_since as Date | null) ?? null,
-    failures: r.failures as number,
-    lastSessionId: (r.last_session_id as string | null) ?? null,
-    lastResult: (r.last_result as string | null) ?? null,
-    costUsd: Number(r.cost_usd),
-    runs: Number(r.runs),
-    createdAt: r.created_at as Date,
-    pauseNotice: (r.pause_notice as ScheduleRow['pauseNotice']) ?? null,
-    pausedAt: (r.paused_at as Date | null) ?? null,
-  };
 }

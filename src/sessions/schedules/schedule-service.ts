@@ -1,5 +1,6 @@
 import { questionRefusal } from '../question-refusal.js';
-import type { ScheduleRow, ScheduleStore } from '../records/schedule-store.js';
+import type { ScheduleOptions, ScheduleRow } from '../records/schedule-row.js';
+import type { ScheduleStore } from '../records/schedule-store.js';
 import { type Interval, knownTimeZone, moreOftenThan, nextSlot, readCadence } from './cadence.js';
 
 export interface NewScheduleRequest {
@@ -113,6 +114,14 @@ export class ScheduleService {
       await this.deps.schedules.setStatus(schedule.id, 'active', {
         nextRunAt: nextSlot(schedule.cron, schedule.timeZone, this.deps.now()),
       });
+    return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
+  }
+
+  /** Whether a schedule's runs are reviewed, and where they go (new threads or one digest thread). */
+  async configure(idOrPrefix: string, actor: ScheduleActor, options: ScheduleOptions): Promise<Changed> {
+    const schedule = await this.owned(idOrPrefix, actor);
+    if ('sentence' in schedule) return { done: false, sentence: schedule.sentence };
+    await this.deps.schedules.configure(schedule.id, options);
     return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
   }
 

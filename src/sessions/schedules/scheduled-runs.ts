@@ -1,12 +1,17 @@
 import type { Logger } from '../../ports/logger.js';
 import type { SlackOpening } from '../records/insert-session.js';
-import type { ScheduleRow, ScheduleStore } from '../records/schedule-store.js';
+import type { ScheduleRow } from '../records/schedule-row.js';
+import type { ScheduleStore } from '../records/schedule-store.js';
 import { refusalLine } from '../refusal-line.js';
 import type { SessionService } from '../session-service.js';
 import { nextSlot, slotSessionId } from './cadence.js';
 
-/** How a Slack schedule's run opens: its thread's root, posted through the outbox; or why it pauses instead. */
-export type RunOpening = { opening: SlackOpening } | { pause: string };
+/**
+ * How a Slack schedule's run opens: its thread's root, posted through the
+ * outbox, or (a digest) the thread it goes on in, at its next turn; or why
+ * the schedule pauses instead.
+ */
+export type RunOpening = { opening: SlackOpening; thread?: { ts: string; turn: number } } | { pause: string };
 
 export interface ScheduledRunsDeps {
   schedules: ScheduleStore;
@@ -22,6 +27,8 @@ export interface ScheduledRunsDeps {
     /** Says in the schedule's channel that its run for `slot` was refused, and why (once per slot). */
     refused(schedule: ScheduleRow, slot: Date, sentence: string): Promise<void>;
   };
+  /** PLAN_REVIEW_SECONDS: how long a reviewed schedule's run waits for [Start now] (0: no review anywhere). */
+  planReviewSeconds: number;
   log: Logger;
 }
 
@@ -74,7 +81,7 @@ async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promi
     await settle({ sessionId: id, result: 'started', failed: false });
     return false;
   }
-  const opened = s.origin === 'slack' ? await deps.slack!.opening(s, id) : { opening: {} };
+  const opened: RunOpening = s.origin === 'slack' ? await deps.slack!.opening(s, id) : { opening: {} };
   if ('pause' in opened) {
     await settle({ result: `not started: ${opened.pause}`, failed: true });
     await deps.schedules.setStatus(s.id, 'paused', { reason: opened.pause });
@@ -91,9 +98,16 @@ async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promi
         scheduleId: s.id,
         ...(s.teamId ? { teamId: s.teamId } : {}),
         ...(s.channelId ? { channelId: s.channelId } : {}),
+        ...(opened.thread && { threadTs: opened.thread.ts, turn: opened.thread.turn }),
       },
-      // Nobody is there to answer questions: the run starts from the question as it was scheduled.
-      request: { skipClarification: true },
+      // Nobody is there to answer questions: the run starts from the question as it was scheduled, its plan
+      // reviewed only if its owner asked (in Slack, where [Start now] is).
+      request: {
+        skipClarification: true,
+        ...(s.review && s.origin === 'slack' && deps.planReviewSeconds > 0
+          ? { planReview: { seconds: deps.planReviewSeconds } }
+          : {}),
+      },
     },
     opened.opening,
   );

@@ -1,7 +1,7 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import { formatDuration } from '../../ports/progress.js';
 import type { ReportMatch } from '../../sessions/records/report-search.js';
-import type { ScheduleRow } from '../../sessions/records/schedule-store.js';
+import type { ScheduleRow } from '../../sessions/records/schedule-row.js';
 import type { SessionRow } from '../../sessions/records/session-store.js';
 import type { ReportLinks } from '../report-links.js';
 import { ACTION, button, context, count, oneLine } from './messages.js';

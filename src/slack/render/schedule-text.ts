@@ -1,4 +1,4 @@
-import type { ScheduleRow } from '../../sessions/records/schedule-store.js';
+import type { ScheduleRow } from '../../sessions/records/schedule-row.js';
 import { PAUSE_AFTER_FAILURES } from '../../sessions/records/schedule-store.js';
 import { noticeMessage, type SlackMessage } from './messages.js';
 import { safeSentence, safeText } from './mrkdwn.js';
@@ -23,7 +23,7 @@ export function scheduledReply(s: ScheduleRow): string {
   return [
     `:repeat: Scheduled \`${short(s)}\`: _${safeText(s.question)}_`,
     `${s.cadence} (${s.timeZone}), each run a new thread in <#${s.channelId}>; the first ${slackTime(s.nextRunAt, s.timeZone)}.`,
-    'Runs start without plan review; a run after the first opens with what changed since the one before.',
+    `Runs start without plan review (\`/research schedule review ${short(s)} on\` to review each plan); a run after the first opens with what changed since the one before (\`/research schedule digest ${short(s)} on\`: every run in one thread).`,
     '`/research schedules` lists yours.',
   ].join('\n');
 }
@@ -41,7 +41,8 @@ export function scheduleList(schedules: ScheduleRow[], userId: string): string {
     const last = s.lastResult ? ` · last: ${safeText(s.lastResult)}` : '';
     const cost = s.runs ? ` · ${s.runs} ${s.runs === 1 ? 'run' : 'runs'}, $${s.costUsd.toFixed(2)}` : '';
     const where = s.channelId ? ` in <#${s.channelId}>` : ' (terminal)';
-    return `• \`${short(s)}\` ${s.cadence}${where}${whose}: _${safeText(s.question)}_\n   ${state}${cost}${last}`;
+    const options = `${s.review ? ' · plans reviewed' : ''}${s.delivery === 'digest' ? ' · one digest thread' : ''}`;
+    return `• \`${short(s)}\` ${s.cadence}${where}${whose}: _${safeText(s.question)}_\n   ${state}${cost}${last}${options}`;
   });
   return [
     ...lines,

@@ -1,5 +1,7 @@
 import type { Logger } from '../../ports/logger.js';
-import type { ScheduleRow, ScheduleStore } from '../../sessions/records/schedule-store.js';
+import type { ScheduleRow } from '../../sessions/records/schedule-row.js';
+import type { ScheduleStore } from '../../sessions/records/schedule-store.js';
+import type { SessionStore } from '../../sessions/records/session-store.js';
 import type { RunOpening } from '../../sessions/schedules/scheduled-runs.js';
 import type { SlackApi } from '../api/slack-api.js';
 import { SlackCallError } from '../api/slack-errors.js';
@@ -38,15 +40,18 @@ export interface ScheduledSlack {
 export function scheduledSlack(deps: {
   api: SlackApi;
   schedules: ScheduleStore;
+  sessions: Pick<SessionStore, 'get' | 'threadSessions'>;
   log: Logger;
 }): ScheduledSlack {
-  const { api, schedules, log } = deps;
+  const { api, schedules, sessions, log } = deps;
   return {
     async opening(s, sessionId) {
       if ((await personOf(api, s.owner)).gone) return { pause: 'its owner is no longer in the workspace' };
       if (!s.channelId) return { pause: 'it has no channel to post in' };
       const cannot = await cannotPostIn(api, s.channelId);
       if (cannot) return { pause: GONE[cannot] };
+      const digest = s.delivery === 'digest' ? await digestThread(sessions, s) : undefined;
+      if (digest) return { opening: { opener: { role: 'root', ts: digest.ts } }, thread: digest };
       const thread = new SessionThread({ sessionId, channelId: s.channelId, threadTs: '' });
       const root = thread.post({ kind: 'root' }, rootMessage(s.owner, s.question, undefined, true));
       return { opening: { intents: [root] } };
@@ -80,6 +85,17 @@ export function scheduledSlack(deps: {
       }
     },
   };
+}
+
+/** A digest's thread: the latest run's, and the turn after the thread's latest (none before the first run). */
+async function digestThread(
+  sessions: Pick<SessionStore, 'get' | 'threadSessions'>,
+  s: ScheduleRow,
+): Promise<{ ts: string; turn: number } | undefined> {
+  const last = s.lastSessionId ? await sessions.get(s.lastSessionId) : null;
+  if (!last?.threadTs || !last.teamId || last.channelId !== s.channelId) return undefined;
+  const [latest] = await sessions.threadSessions(last.teamId, s.channelId, last.threadTs);
+  return { ts: last.threadTs, turn: (latest?.turn ?? last.turn) + 1 };
 }
 
 async function notify(api: SlackApi, schedules: ScheduleStore, s: ScheduleRow): Promise<void> {

@@ -26,7 +26,7 @@ const GONE = 'That research no longer exists.';
 
 type Place = { teamId: string; channelId: string; userId: string };
 const USAGE =
-  'Say `/research schedule pause|resume|remove ID`, or `/research schedule change ID mondays at 8:00`; `/research schedules` lists the ids.';
+  'Say `/research schedule pause|resume|remove ID`, `/research schedule change ID mondays at 8:00`, `/research schedule review ID on|off` (plans reviewed first) or `/research schedule digest ID on|off` (every run in one thread); `/research schedules` lists the ids.';
 
 /**
  * Scheduled research from Slack: `/research every <cadence> <question>` (in
@@ -111,6 +111,24 @@ export function schedulesFeature(deps: {
       if (!changed.done) return changed.sentence;
       const s = changed.schedule;
       return `Changed \`${s.id.slice(0, 8)}\`: ${s.cadence} (${s.timeZone}), next ${slackTime(s.nextRunAt, s.timeZone)}.`;
+    }
+    if (sub === 'review' || sub === 'digest') {
+      const on = rest[0]?.toLowerCase();
+      if (!id || rest.length !== 1 || (on !== 'on' && on !== 'off')) return USAGE;
+      const options =
+        sub === 'review'
+          ? { review: on === 'on' }
+          : ({ delivery: on === 'on' ? 'digest' : 'thread' } as const);
+      const changed = await schedules.configure(id, actor(c), options);
+      if (!changed.done) return changed.sentence;
+      const short = `\`${changed.schedule.id.slice(0, 8)}\``;
+      if (sub === 'review')
+        return on === 'on'
+          ? `${short}: each run's plan now waits for [Start now] in its thread (it starts by itself after PLAN_REVIEW_SECONDS).`
+          : `${short}: runs start without plan review.`;
+      return on === 'on'
+        ? `${short}: runs now go on in one thread, the latest run's, each with what changed since the one before.`
+        : `${short}: each run is a new thread.`;
     }
     if (!CHANGES.has(sub) || !id || rest.length) return USAGE;
     const changed = await schedules.change(id, actor(c), sub as ScheduleChange);

@@ -33,6 +33,7 @@ async function setUp(options: { perUser?: number } = {}) {
     schedules,
     service,
     exists: async (id) => (await sessions.get(id)) !== null,
+    planReviewSeconds: 0,
     log: silentLogger,
   };
   const add = async (firstSlot: Date, owner = 'ana') => {

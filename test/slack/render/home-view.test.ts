@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScheduleRow } from '../../../src/sessions/records/schedule-store.js';
+import type { ScheduleRow } from '../../../src/sessions/records/schedule-row.js';
 import type { SessionRow } from '../../../src/sessions/records/session-store.js';
 import { homeView } from '../../../src/slack/render/home-view.js';
 

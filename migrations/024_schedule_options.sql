@@ -4,3 +4,8 @@
 ALTER TABLE schedules ADD COLUMN pause_notice text CHECK (pause_notice IN ('due', 'sending', 'sent'));
 ALTER TABLE schedules ADD COLUMN paused_at timestamptz;
 CREATE INDEX schedules_pause_notice ON schedules (paused_at) WHERE pause_notice IN ('due', 'sending');
+
+-- How a schedule's runs go out, as its owner chose: their plans reviewed first (a Slack schedule's runs start
+-- without review otherwise), and each run in a new thread or all in one digest thread (the latest run's).
+ALTER TABLE schedules ADD COLUMN review boolean NOT NULL DEFAULT false;
+ALTER TABLE schedules ADD COLUMN delivery text NOT NULL DEFAULT 'thread' CHECK (delivery IN ('thread', 'digest'));
