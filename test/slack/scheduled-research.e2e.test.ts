@@ -479,4 +479,53 @@ describe('scheduled research in Slack', () => {
       'run 2 in the same thread',
     );
   }, 120_000);
+
+  it('a run whose thread Slack will not post fails (it does not wait for a thread forever) and counts as a failed run', async () => {
+    const time = movableClock('2027-03-02T00:00:00Z');
+    h = await slackHarness(
+      new RuleLlm({ rounds: 1 }),
+      {},
+      { scheduler: { clock: time.clock, everyMs: 100 } },
+    );
+    const app = await h.start();
+    await signedPost(
+      app.url,
+      slashCommand('every day at 6:00 Tide tables?', 'UANN', h.slack.responseUrl('e')),
+      FORM,
+    );
+    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/e')), 10_000, 'reply');
+    const url = h.env.DATABASE_URL;
+    const [s] = await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules');
+    // The bot still looks like a member, but posting there is refused (a restricted channel).
+    h.slack.fault({
+      methods: ['chat.postMessage'],
+      error: 'restricted_action',
+      forMs: 60_000,
+      channel: 'C1',
+    });
+    time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+    const failed = await eventually(
+      async () =>
+        (
+          await query<{ status: string; error: string }>(
+            url,
+            "SELECT * FROM sessions WHERE status = 'failed'",
+          )
+        )[0],
+      20_000,
+      'the run failed',
+    );
+    expect(failed.error).toBe('its thread could not be posted in the channel (restricted_action)');
+    await eventually(
+      async () =>
+        (await query<{ last_result: string; failures: number }>(url, 'SELECT * FROM schedules'))[0]
+          ?.failures === 1,
+      10_000,
+      'counted',
+    );
+    const [after] = await query<{ last_result: string }>(url, 'SELECT last_result FROM schedules');
+    expect(after!.last_result).toBe(
+      'failed: its thread could not be posted in the channel (restricted_action)',
+    );
+  }, 60_000);
 });

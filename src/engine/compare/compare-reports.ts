@@ -1,3 +1,4 @@
+import { describeError } from '../../ports/errors.js';
 import type { FinalReport, NamedSource, ReportChanges, Source } from '../../ports/report.js';
 import type { EarlierRun, ReportComparison } from '../../ports/report-changes.js';
 import { addModelUsage, emptyUsage, spendCost } from '../../ports/usage.js';
@@ -80,7 +81,7 @@ export function reportComparison(
         } catch (error) {
           if (signal?.aborted) throw error;
           const count = new Set(pairs.map((p) => p.finding)).size + (unchecked?.count ?? 0);
-          unchecked = { count, reason: `the check failed (${(error as Error).message})` };
+          unchecked = { count, reason: `the check failed (${describeError(error)})` };
         }
       }
       const newFindings = claimUnits(report.markdown)

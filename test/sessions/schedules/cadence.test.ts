@@ -4,6 +4,7 @@ import {
   nextSlot,
   readCadence,
   slotSessionId,
+  splitCadence,
 } from '../../../src/sessions/schedules/cadence.js';
 
 describe('a cadence in words', () => {
@@ -83,5 +84,32 @@ describe('the next slot', () => {
     expect(slotSessionId('7c9e6679-7425-40de-944b-e07fc1f90ae7', new Date('2026-11-09T14:00:00Z'))).not.toBe(
       a,
     );
+  });
+});
+
+describe('a cadence followed by a question (/research every …)', () => {
+  it('takes the longest start that reads as a cadence, and the rest as the question', () => {
+    expect(splitCadence('weekly on monday at 9am what changed in EU AI rules?')).toEqual({
+      cadence: 'weekly on monday at 9am',
+      question: 'what changed in EU AI rules?',
+    });
+    expect(splitCadence('daily what is new in solar')).toEqual({
+      cadence: 'daily',
+      question: 'what is new in solar',
+    });
+    expect(splitCadence('every monday at 9:00 prices of GPUs')).toEqual({
+      cadence: 'every monday at 9:00',
+      question: 'prices of GPUs',
+    });
+  });
+
+  it('refuses text without a cadence or without a question, and a day some months lack', () => {
+    expect(splitCadence('company that uses Rust?')).toEqual({
+      refusal: expect.stringMatching(/^Start with how often, then the question: for example "daily at 9:00"/),
+    });
+    expect(splitCadence('daily')).toHaveProperty('refusal');
+    expect(splitCadence('monthly on the 31st at 9 how are prices')).toEqual({
+      refusal: 'Day 31 is missing from some months: choose a day from 1 to 28.',
+    });
   });
 });
