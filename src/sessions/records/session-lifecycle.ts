@@ -1,27 +1,11 @@
 import type pg from 'pg';
-import type { FinalReport } from '../../ports/report.js';
 import type { Checkpoint } from '../../ports/research.js';
 import { CancelRequests } from './cancel-requests.js';
+import { upsertCheckpointSql } from './checkpoint-upsert.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
+import type { RestingRecord } from './session-row.js';
 import { FINISHED, movesTo, type SessionStatus } from './session-status.js';
-
-/** The checkpoint `$2` of session `$1`, written when the move `s` (a CTE before it) happened; events up to now count as before it. */
-export const upsertCheckpointSql = `, c AS (
-         INSERT INTO checkpoints (session_id, state, event_seq)
-         SELECT id, $2, (SELECT COALESCE(max(seq), 0) FROM session_events WHERE session_id = $1)
-         FROM s
-         ON CONFLICT (session_id) DO UPDATE SET
-           state = EXCLUDED.state, event_seq = EXCLUDED.event_seq, updated_at = now())`;
-
-/** What is recorded with a session when it comes to rest. */
-export interface RestingRecord {
-  plan?: string;
-  report?: FinalReport;
-  error?: string;
-  /** What the run cost (null: unpriced); its reservation no longer counts once it rests. */
-  costUsd?: number | null;
-}
 
 /**
  * Owns a session's status: every status write goes through here, each as one
@@ -232,21 +216,19 @@ export class SessionLifecycle {
     return (rows[0]?.status as SessionStatus | undefined) ?? null;
   }
 
-  /**
-   * A queued Slack session whose thread could not be opened (a scheduled
-   * run's root refused, or past its deadline) fails: it would wait for its
-   * thread forever. True when it moved.
-   */
+  /** A queued Slack session whose thread Slack would not post (a scheduled run's root) fails, rather than wait. */
   private async failUnopened(id: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE sessions s SET status = 'failed', finished_at = now(), updated_at = now(),
-         error = 'its thread could not be posted in the channel (' || coalesce(o.last_error, 'unknown error') || ')'
-       FROM slack_outbox o
-       WHERE s.id = $1 AND s.status = 'queued' AND s.thread_ts IS NULL AND s.origin = 'slack'
-         AND o.session_id = s.id AND o.role = 'root' AND o.op = 'post' AND o.state = 'failed'`,
+    const { rows } = await this.pool.query(
+      `SELECT o.last_error FROM slack_outbox o JOIN sessions s ON s.id = o.session_id
+       WHERE s.id = $1 AND s.thread_ts IS NULL AND o.role = 'root' AND o.op = 'post' AND o.state = 'failed'`,
       [id],
     );
-    return rowCount === 1;
+    if (!rows[0]) return false;
+    const error = `its thread could not be posted in the channel (${rows[0].last_error ?? 'unknown error'})`;
+    return this.move(id, 'failed', { from: ['queued'], ending: { error } }).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** How the report reached the requester, or why it could not: shown by `sessions show` and the status list. */

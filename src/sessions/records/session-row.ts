@@ -50,3 +50,12 @@ export function toRow(r: Record<string, unknown>): SessionRow {
     scheduleId: (r.schedule_id as string | null | undefined) ?? null,
   };
 }
+
+/** What is recorded with a session when it comes to rest. */
+export interface RestingRecord {
+  plan?: string;
+  report?: FinalReport;
+  error?: string;
+  /** What the run cost (null: unpriced); its reservation no longer counts once it rests. */
+  costUsd?: number | null;
+}

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Checkpoint } from '../../ports/research.js';
-import { upsertCheckpointSql } from './session-lifecycle.js';
+import { upsertCheckpointSql } from './checkpoint-upsert.js';
 import { movesTo } from './session-status.js';
 
 /** A terminal's own sessions: run in its process (never queued), by the CLI's requester. */
