@@ -40,7 +40,8 @@ export const FINISHED: readonly SessionStatus[] = ['done', 'undeliverable', 'fai
 export const TRANSITIONS: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
   clarifying: ['queued', 'running', 'cancelled', 'expired', 'interrupted'],
   reviewing: ['running', 'cancelled', 'interrupted'],
-  queued: ['running'],
+  // A scheduled run fails before it runs when Slack will not post its thread's root.
+  queued: ['running', 'failed'],
   running: [
     'reporting',
     'clarifying',
