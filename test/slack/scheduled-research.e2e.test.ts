@@ -41,60 +41,66 @@ const roots = (h: SlackHarness) =>
     (m) => m.channel === 'C1' && !m.threadTs && render(m).includes('Scheduled deep research'),
   );
 
+/**
+ * The real `serve` process against the fakes, its scheduler on a clock the
+ * test moves (looking every 100 ms), and what the tests do to it.
+ */
+async function scheduling(llm = new RuleLlm({ rounds: 1 }), env: Record<string, string> = {}) {
+  const time = movableClock('2027-03-02T00:00:00Z');
+  h = await slackHarness(llm, env, { scheduler: { clock: time.clock, everyMs: 100 } });
+  const harness = h;
+  const app = await harness.start();
+  const url = harness.env.DATABASE_URL;
+  /** A `/research …` command and its private answer. */
+  const command = (text: string, id: string, user = 'UANN') =>
+    signedPost(app.url, slashCommand(text, user, harness.slack.responseUrl(id)), FORM).then(() =>
+      eventually(() => harness.slack.responses.find((r) => r.url.endsWith(`/${id}`)), 10_000, id),
+    );
+  const schedule = async () =>
+    (
+      await query<{ id: string; status: string; next_run_at: Date; failures: number; last_result: string }>(
+        url,
+        'SELECT * FROM schedules ORDER BY created_at',
+      )
+    )[0]!;
+  /** The clock moves just past the (first) schedule's next slot, `after` ms more. */
+  const toNextSlot = async (after = 0) =>
+    time.set(new Date((await schedule()).next_run_at.getTime() + 5000 + after).toISOString());
+  return { h: harness, app, url, time, command, schedule, toNextSlot };
+}
+
 describe('scheduled research in Slack', () => {
   it('schedules from /research every in the person’s time zone and runs once per slot across a daylight-saving change, each run a new thread', async () => {
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(
-      new RuleLlm({ rounds: 1 }),
-      {},
-      { scheduler: { clock: time.clock, everyMs: 100 } },
-    );
+    const { h, url, time, command, schedule } = await scheduling();
     h.slack.timeZones.set('UANN', 'America/New_York');
-    const app = await h.start();
-    await signedPost(
-      app.url,
-      slashCommand('every monday at 9:00 How do tides work?', 'UANN', h.slack.responseUrl('every')),
-      FORM,
-    );
-    const reply = await eventually(
-      () => h!.slack.responses.find((r) => r.url.endsWith('/every')),
-      10_000,
-      'reply',
-    );
+    const reply = await command('every monday at 9:00 How do tides work?', 'every');
     expect(String(reply.body.text)).toMatch(/^:repeat: Scheduled `[0-9a-f]{8}`: _How do tides work\?_/);
     expect(String(reply.body.text)).toContain('weekly on monday at 09:00 (America/New_York)');
-    const [schedule] = await query<{ id: string; next_run_at: Date }>(
-      h.env.DATABASE_URL,
-      'SELECT * FROM schedules',
-    );
+    const { id } = await schedule();
     // 9:00 in New York is 14:00Z before the change (14 March 2027)…
-    expect(schedule!.next_run_at.toISOString()).toBe('2027-03-08T14:00:00.000Z');
+    expect((await schedule()).next_run_at.toISOString()).toBe('2027-03-08T14:00:00.000Z');
 
     time.set('2027-03-08T14:00:05Z');
-    const first = await eventually(() => roots(h!)[0], 20_000, 'the first run’s root');
+    const first = await eventually(() => roots(h)[0], 20_000, 'the first run’s root');
     await eventually(
-      () => h!.slack.thread('C1', first.ts).some((m) => render(m).startsWith(':memo:')),
+      () => h.slack.thread('C1', first.ts).some((m) => render(m).startsWith(':memo:')),
       30_000,
       'the first report',
     );
     // …and 13:00Z after it.
-    const [next] = await query<{ next_run_at: Date }>(
-      h.env.DATABASE_URL,
-      'SELECT next_run_at FROM schedules',
-    );
-    expect(next!.next_run_at.toISOString()).toBe('2027-03-15T13:00:00.000Z');
+    expect((await schedule()).next_run_at.toISOString()).toBe('2027-03-15T13:00:00.000Z');
 
     time.set('2027-03-15T13:00:05Z');
-    const second = await eventually(() => roots(h!)[1], 20_000, 'the second run’s root');
+    const second = await eventually(() => roots(h)[1], 20_000, 'the second run’s root');
     // Nothing changed since the first: one short message instead of a report.
     await eventually(
-      () => h!.slack.thread('C1', second.ts).some((m) => render(m).includes('Nothing material changed')),
+      () => h.slack.thread('C1', second.ts).some((m) => render(m).includes('Nothing material changed')),
       30_000,
       'the second run’s message',
     );
     const stored = () =>
       query<{ id: string; status: string; thread_ts: string; schedule_id: string }>(
-        h!.env.DATABASE_URL,
+        url,
         'SELECT id, status, thread_ts, schedule_id FROM sessions ORDER BY created_at',
       );
     const sessions = await eventually(
@@ -103,16 +109,12 @@ describe('scheduled research in Slack', () => {
       'both delivered',
     );
     expect(sessions.map((s) => [s.status, s.thread_ts, s.schedule_id])).toEqual([
-      ['done', first.ts, schedule!.id],
-      ['done', second.ts, schedule!.id],
+      ['done', first.ts, id],
+      ['done', second.ts, id],
     ]);
     // One root per slot, each closed with its outcome.
     expect(roots(h)).toHaveLength(2);
-    await eventually(
-      () => roots(h!).every((r) => render(r).includes('Report ready')),
-      10_000,
-      'roots closed',
-    );
+    await eventually(() => roots(h).every((r) => render(r).includes('Report ready')), 10_000, 'roots closed');
   }, 120_000);
 
   it('a later run opens with what changed (a source added, a finding no longer supported); an unchanged one posts one short message linking the earlier report', async () => {
@@ -122,20 +124,11 @@ describe('scheduled research in Slack', () => {
       rounds: 1,
       judge: (claim) => (edition && !claim.includes(edition) ? 'unsupported' : 'supported'),
     });
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(llm, {}, { scheduler: { clock: time.clock, everyMs: 100 } });
-    const app = await h.start();
-    await signedPost(
-      app.url,
-      slashCommand('every monday at 9am How do tides work?', 'UANN', h.slack.responseUrl('every')),
-      FORM,
-    );
-    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/every')), 10_000, 'reply');
-    const url = h.env.DATABASE_URL;
+    const { h, url, command, toNextSlot } = await scheduling(llm);
+    await command('every monday at 9am How do tides work?', 'every');
     const runNext = async (n: number) => {
-      const [s] = await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules');
-      time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
-      const root = await eventually(() => roots(h!)[n - 1], 20_000, `run ${n}'s root`);
+      await toNextSlot();
+      const root = await eventually(() => roots(h)[n - 1], 20_000, `run ${n}'s root`);
       const done = async () =>
         (
           await query<{ id: string; finished_at: Date }>(
@@ -170,7 +163,7 @@ describe('scheduled research in Slack', () => {
 
     const third = await runNext(3);
     await eventually(
-      () => h!.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed')),
+      () => h.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed')),
       10_000,
       'the short message',
     );
@@ -194,30 +187,15 @@ describe('scheduled research in Slack', () => {
   }, 180_000);
 
   it('runs refused by a cap say so in the channel; three in a row pause the schedule and its owner is told once by DM; a person can resume it', async () => {
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(
-      new RuleLlm({ rounds: 1 }),
-      { MODEL_PRICES: '{"gpt-4.1":{"input":1000,"output":1000}}', USER_DAILY_BUDGET_USD: '0.01' },
-      { scheduler: { clock: time.clock, everyMs: 100 } },
-    );
-    const app = await h.start();
-    const command = (text: string, id: string) =>
-      signedPost(app.url, slashCommand(text, 'UANN', h!.slack.responseUrl(id)), FORM).then(() =>
-        eventually(() => h!.slack.responses.find((r) => r.url.endsWith(`/${id}`)), 10_000, id),
-      );
+    const { h, app, url, command, schedule, toNextSlot } = await scheduling(undefined, {
+      MODEL_PRICES: '{"gpt-4.1":{"input":1000,"output":1000}}',
+      USER_DAILY_BUDGET_USD: '0.01',
+    });
     await command('every day at 9:00 How do tides work?', 'every');
-    const url = h.env.DATABASE_URL;
-    const schedule = async () =>
-      (
-        await query<{ id: string; status: string; next_run_at: Date; paused_reason: string | null }>(
-          url,
-          'SELECT * FROM schedules',
-        )
-      )[0]!;
-    const refusals = () =>
-      h!.slack.messages.filter((m) => m.channel === 'C1' && render(m).includes('did not start'));
+    const refusals = (who = 'UANN') =>
+      h.slack.messages.filter((m) => m.channel === 'C1' && render(m).includes(`for <@${who}> did not start`));
     for (let n = 1; n <= 3; n++) {
-      time.set(new Date((await schedule()).next_run_at.getTime() + 5000).toISOString());
+      await toNextSlot();
       await eventually(() => refusals().length === n, 20_000, `refusal ${n}`);
     }
     expect(render(refusals()[0]!)).toMatch(
@@ -225,7 +203,7 @@ describe('scheduled research in Slack', () => {
     );
     await eventually(async () => (await schedule()).status === 'paused', 10_000, 'paused');
     const dm = await eventually(
-      () => h!.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
+      () => h.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
       10_000,
       'the DM',
     );
@@ -233,9 +211,12 @@ describe('scheduled research in Slack', () => {
     expect(render(dm)).toContain('resume it with `/research schedule resume');
     expect(await query(url, 'SELECT id FROM sessions')).toEqual([]);
 
-    // Paused: its next slot passes with nothing; the DM is not sent again.
+    // Paused: its next slot passes with nothing, and the DM is not sent again. Another person's schedule at
+    // the same time shows the scheduler did look.
     const id = (await schedule()).id.slice(0, 8);
-    time.set(new Date((await schedule()).next_run_at.getTime() + 86_400_000).toISOString());
+    await command('every day at 9:00 Tide tables?', 'bob-every', 'UBOB');
+    await toNextSlot(86_400_000);
+    await eventually(() => refusals('UBOB').length === 1, 20_000, 'the other schedule’s run');
     const listed = await command('schedules', 'list');
     expect(String(listed.body.text)).toContain(`\`${id}\` daily at 09:00 in <#C1>: _How do tides work?_`);
     expect(String(listed.body.text)).toContain(':double_vertical_bar: paused: not started: You have used');
@@ -243,11 +224,7 @@ describe('scheduled research in Slack', () => {
     expect(h.slack.messages.filter((m) => m.channel === 'DUANN')).toHaveLength(1);
 
     // Someone else may not resume it; its owner may.
-    const other = await signedPost(
-      app.url,
-      slashCommand(`schedule resume ${id}`, 'UBOB', h.slack.responseUrl('bob')),
-      FORM,
-    ).then(() => eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/bob')), 10_000, 'bob'));
+    const other = await command(`schedule resume ${id}`, 'bob', 'UBOB');
     expect(other.body.text).toBe(`Schedule ${id} is UANN's, not yours.`);
     const resumed = await command(`schedule resume ${id}`, 'resume');
     expect(String(resumed.body.text)).toMatch(new RegExp(`^Resumed \`${id}\`: next run <!date\\^\\d+\\^`));
@@ -255,11 +232,11 @@ describe('scheduled research in Slack', () => {
 
     // Home lists it with [Pause]; a click pauses it and the view shows [Resume].
     const full = (await schedule()).id;
-    const home = () => JSON.stringify(h!.slack.homes.get('UANN') ?? '');
+    const home = () => JSON.stringify(h.slack.homes.get('UANN') ?? '');
     const click = (action: string) =>
       signedPost(
         app.url,
-        buttonClick(action, full, 'UANN', { channel: 'C1', ts: '1.0' }, h!.slack.responseUrl(action)),
+        buttonClick(action, full, 'UANN', { channel: 'C1', ts: '1.0' }, h.slack.responseUrl(action)),
         FORM,
       );
     await click('home_schedule_pause');
@@ -272,24 +249,12 @@ describe('scheduled research in Slack', () => {
   }, 120_000);
 
   it('a schedule whose channel the bot left pauses at its next slot, posts nothing there, and tells its owner', async () => {
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(
-      new RuleLlm({ rounds: 1 }),
-      {},
-      { scheduler: { clock: time.clock, everyMs: 100 } },
-    );
-    const app = await h.start();
-    await signedPost(
-      app.url,
-      slashCommand('every weekdays at 8:30 Tide tables?', 'UANN', h.slack.responseUrl('e')),
-      FORM,
-    );
-    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/e')), 10_000, 'reply');
-    const [s] = await query<{ next_run_at: Date }>(h.env.DATABASE_URL, 'SELECT next_run_at FROM schedules');
+    const { h, url, command, toNextSlot } = await scheduling();
+    await command('every weekdays at 8:30 Tide tables?', 'e');
     h.slack.notInChannel.add('C1');
-    time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+    await toNextSlot();
     const dm = await eventually(
-      () => h!.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
+      () => h.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
       20_000,
       'the DM',
     );
@@ -297,27 +262,21 @@ describe('scheduled research in Slack', () => {
       '(weekdays at 08:30 in <#C1>) paused itself: I am no longer a member of its channel; invite me back (/invite @Deep Research), then resume it.',
     );
     expect(h.slack.messages.filter((m) => m.channel === 'C1')).toEqual([]);
-    expect(await query(h.env.DATABASE_URL, 'SELECT id FROM sessions')).toEqual([]);
+    expect(await query(url, 'SELECT id FROM sessions')).toEqual([]);
   }, 60_000);
 
   it('two processes at a slot give one run; a restart in the middle adds none; slots missed while nothing ran give one run', async () => {
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(
-      new RuleLlm({ rounds: 2, delayMs: 150 }),
-      {},
-      { scheduler: { clock: time.clock, everyMs: 50 } },
-    );
-    const a = await h.start();
+    const {
+      h,
+      app: a,
+      url,
+      time,
+      command,
+      schedule,
+    } = await scheduling(new RuleLlm({ rounds: 2, delayMs: 150 }));
     const b = await h.start();
-    await signedPost(
-      a.url,
-      slashCommand('every monday at 9:00 Tide tables?', 'UANN', h.slack.responseUrl('e')),
-      FORM,
-    );
-    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/e')), 10_000, 'reply');
-    const url = h.env.DATABASE_URL;
-    const nextRun = async () =>
-      (await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules'))[0]!.next_run_at;
+    await command('every monday at 9:00 Tide tables?', 'e');
+    const nextRun = async () => (await schedule()).next_run_at;
     const sessions = () =>
       query<{ id: string; status: string }>(url, 'SELECT id, status FROM sessions ORDER BY created_at');
 
@@ -409,21 +368,11 @@ describe('scheduled research in Slack', () => {
   }, 60_000);
 
   it('a digest schedule runs on in one thread; a reviewed one waits for [Start now] on its plan', async () => {
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(
-      new RuleLlm({ rounds: 1 }),
-      { PLAN_REVIEW_SECONDS: '600' },
-      { scheduler: { clock: time.clock, everyMs: 100 } },
-    );
-    const app = await h.start();
-    const command = (text: string, id: string) =>
-      signedPost(app.url, slashCommand(text, 'UANN', h!.slack.responseUrl(id)), FORM).then(() =>
-        eventually(() => h!.slack.responses.find((r) => r.url.endsWith(`/${id}`)), 10_000, id),
-      );
+    const { h, app, url, command, schedule, toNextSlot } = await scheduling(undefined, {
+      PLAN_REVIEW_SECONDS: '600',
+    });
     await command('every day at 7:00 How do tides work?', 'every');
-    const url = h.env.DATABASE_URL;
-    const [{ id }] = (await query<{ id: string }>(url, 'SELECT id FROM schedules')) as [{ id: string }];
-    const short = id.slice(0, 8);
+    const short = (await schedule()).id.slice(0, 8);
     expect(String((await command(`schedule digest ${short} on`, 'digest')).body.text)).toBe(
       `\`${short}\`: runs now go on in one thread, the latest run's, each with what changed since the one before.`,
     );
@@ -433,8 +382,7 @@ describe('scheduled research in Slack', () => {
         'SELECT id, status, thread_ts, turn FROM sessions ORDER BY created_at',
       );
     const runNext = async (n: number) => {
-      const [s] = await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules');
-      time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+      await toNextSlot();
       await eventually(async () => (await sessions()).length === n, 20_000, `run ${n}`);
     };
     // Without review the first run goes straight to research; then it is reviewed.
@@ -481,21 +429,8 @@ describe('scheduled research in Slack', () => {
   }, 120_000);
 
   it('a run whose thread Slack will not post fails (it does not wait for a thread forever) and counts as a failed run', async () => {
-    const time = movableClock('2027-03-02T00:00:00Z');
-    h = await slackHarness(
-      new RuleLlm({ rounds: 1 }),
-      {},
-      { scheduler: { clock: time.clock, everyMs: 100 } },
-    );
-    const app = await h.start();
-    await signedPost(
-      app.url,
-      slashCommand('every day at 6:00 Tide tables?', 'UANN', h.slack.responseUrl('e')),
-      FORM,
-    );
-    await eventually(() => h!.slack.responses.find((r) => r.url.endsWith('/e')), 10_000, 'reply');
-    const url = h.env.DATABASE_URL;
-    const [s] = await query<{ next_run_at: Date }>(url, 'SELECT next_run_at FROM schedules');
+    const { h, url, command, schedule, toNextSlot } = await scheduling();
+    await command('every day at 6:00 Tide tables?', 'e');
     // The bot still looks like a member, but posting there is refused (a restricted channel).
     h.slack.fault({
       methods: ['chat.postMessage'],
@@ -503,7 +438,7 @@ describe('scheduled research in Slack', () => {
       forMs: 60_000,
       channel: 'C1',
     });
-    time.set(new Date(s!.next_run_at.getTime() + 5000).toISOString());
+    await toNextSlot();
     const failed = await eventually(
       async () =>
         (
@@ -516,15 +451,8 @@ describe('scheduled research in Slack', () => {
       'the run failed',
     );
     expect(failed.error).toBe('its thread could not be posted in the channel (restricted_action)');
-    await eventually(
-      async () =>
-        (await query<{ last_result: string; failures: number }>(url, 'SELECT * FROM schedules'))[0]
-          ?.failures === 1,
-      10_000,
-      'counted',
-    );
-    const [after] = await query<{ last_result: string }>(url, 'SELECT last_result FROM schedules');
-    expect(after!.last_result).toBe(
+    await eventually(async () => (await schedule()).failures === 1, 10_000, 'counted');
+    expect((await schedule()).last_result).toBe(
       'failed: its thread could not be posted in the channel (restricted_action)',
     );
   }, 60_000);
