@@ -26,9 +26,9 @@ export interface ScheduledSlack {
   /**
    * How a Slack schedule's run opens: a root in its channel, recorded with
    * the session and posted through the outbox (looked for before a retry,
-   * so a crash never posts it twice; the run waits for it). Or why the
-   * schedule pauses instead: its owner left, or the app can no longer post
-   * in its channel.
+   * so a crash never posts it twice; the run waits for it), or, for a
+   * digest, the latest run's thread. Or why the schedule pauses instead:
+   * its owner left, or the app can no longer post in its channel.
    */
   opening(schedule: ScheduleRow, sessionId: string): Promise<RunOpening>;
   /** Says in the schedule's channel that a run was refused (a cap, the per-person limit), once per slot. */
