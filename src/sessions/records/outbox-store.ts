@@ -81,7 +81,9 @@ export class OutboxStore {
 
   /**
    * Slack took it: the intent is sent (unless its content was replaced
-   * meanwhile) and where the message is, by role, in the same statement.
+   * meanwhile) and where the message is, by role, in the same statement; a
+   * root posted in its session's channel before the thread existed (a
+   * scheduled run's) makes the thread.
    */
   async sent(row: OutboxRow, where?: SlackMessageRef): Promise<void> {
     await this.pool.query(
@@ -93,7 +95,8 @@ export class OutboxStore {
        SELECT session_id, role, $3, $4, $5, $6 FROM o WHERE $3::text IS NOT NULL
        ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5, streaming = $6)
        UPDATE sessions s SET thread_ts = $4, updated_at = now() FROM o
-       WHERE s.id = o.session_id AND o.role = 'root' AND s.thread_ts IS NULL AND $4::text IS NOT NULL`,
+       WHERE s.id = o.session_id AND o.role = 'root' AND s.thread_ts IS NULL AND s.channel_id = $3
+         AND $4::text IS NOT NULL`,
       [
         row.id,
         row.version,
