@@ -265,6 +265,17 @@ describe('scheduled research in Slack', () => {
     expect(await query(url, 'SELECT id FROM sessions')).toEqual([]);
   }, 60_000);
 
+  it('a schedule whose owner left the workspace pauses at its next slot, with the reason in its list', async () => {
+    const { h, url, command, schedule, toNextSlot } = await scheduling();
+    await command('every day at 10:00 Tide tables?', 'e');
+    h.slack.deactivated.add('UANN');
+    await toNextSlot();
+    await eventually(async () => (await schedule()).status === 'paused', 20_000, 'paused');
+    expect((await schedule()).last_result).toBe('not started: its owner is no longer in the workspace');
+    expect(await query(url, 'SELECT id FROM sessions')).toEqual([]);
+    expect(h.slack.messages.filter((m) => m.channel === 'C1')).toEqual([]);
+  }, 60_000);
+
   it('two processes at a slot give one run; a restart in the middle adds none; slots missed while nothing ran give one run', async () => {
     const {
       h,

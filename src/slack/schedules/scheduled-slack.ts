@@ -59,10 +59,12 @@ export function scheduledSlack(deps: {
 
     async refused(s, slot, sentence) {
       if (!s.channelId) return;
+      // In a digest's thread, where its runs are read; else in the channel, where a run's thread would be.
+      const threadTs = s.delivery === 'digest' ? (await digestThread(sessions, s))?.ts : undefined;
       const tag = { session_id: s.id, key: `refused:${slot.toISOString()}` };
       const oldest = (slot.getTime() / 1000 - 60).toFixed(6);
-      if (await api.findOwn(s.channelId, undefined, oldest, { tag })) return;
-      await api.post(s.channelId, refusedMessage(s, sentence), undefined, tag);
+      if (await api.findOwn(s.channelId, threadTs, oldest, { tag })) return;
+      await api.post(s.channelId, refusedMessage(s, sentence), threadTs, tag);
     },
 
     async notifyPauses() {
