@@ -114,7 +114,13 @@ describe('scheduled research in Slack', () => {
     ]);
     // One root per slot, each closed with its outcome.
     expect(roots(h)).toHaveLength(2);
-    await eventually(() => roots(h).every((r) => render(r).includes('Report ready')), 10_000, 'roots closed');
+    await eventually(
+      () =>
+        render(roots(h)[0]!).includes('*Report ready* · 1 source') &&
+        render(roots(h)[1]!).includes('*Nothing material changed* · 1 source'),
+      10_000,
+      'roots closed',
+    );
   }, 120_000);
 
   it('a later run opens with what changed (a source added, a finding no longer supported); an unchanged one posts one short message linking the earlier report', async () => {

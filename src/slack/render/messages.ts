@@ -27,7 +27,8 @@ export const ACTION = {
 
 /** The end of a session as the thread shows it. */
 export type Ending =
-  | { kind: 'done'; sources: number; durationMs: number; linked?: boolean }
+  /** `unchanged`: a scheduled run that found nothing material changed (no report posted). */
+  | { kind: 'done'; sources: number; durationMs: number; linked?: boolean; unchanged?: boolean }
   | { kind: 'failed'; reason: string }
   | { kind: 'cancelled'; by?: string }
   | { kind: 'expired' };
@@ -82,7 +83,8 @@ function endingLine(ending: Ending | undefined): string {
   switch (ending.kind) {
     case 'done': {
       const link = ending.linked ? ` · ${reportLink('read the report')}` : '';
-      return `:white_check_mark: *Report ready* · ${count(ending.sources, 'source')} · ${formatDuration(ending.durationMs)}${link}`;
+      const what = ending.unchanged ? 'Nothing material changed' : 'Report ready';
+      return `:white_check_mark: *${what}* · ${count(ending.sources, 'source')} · ${formatDuration(ending.durationMs)}${link}`;
     }
     case 'failed':
       return `:x: *Failed*: ${safeText(ending.reason)}`;

@@ -62,7 +62,9 @@ export async function settledIntents(settled: Settled, s: SettledThread): Promis
   const intents: OutboxIntent[] = [];
   if (settled.kind === 'done') {
     report = settled.report;
-    ending = { kind: 'done', sources: report.sources.length, durationMs: report.durationMs, linked: true };
+    const unchanged = report.changes?.material === false;
+    const { length: sources } = report.sources;
+    ending = { kind: 'done', sources, durationMs: report.durationMs, linked: !unchanged, unchanged };
   } else if (settled.kind === 'cancelled') {
     const by = await s.cancelledBy();
     ending = { kind: 'cancelled', by };
@@ -77,7 +79,7 @@ export async function settledIntents(settled: Settled, s: SettledThread): Promis
     const footer = usageFooter(report, settled.view.usage, id, version);
     const title = version > 1 ? `${s.row.question} (version ${version})` : s.row.question;
     const changes = settled.kind === 'done' ? report.changes : undefined;
-    if (changes && !changes.material)
+    if (changes?.material === false)
       intents.push(t.post({ kind: 'summary' }, unchangedMessage(report, changes, footer, id), true));
     else intents.push(...reportIntents(t, title, report, footer, s.reportFormat));
   }
