@@ -30,9 +30,10 @@ const USAGE =
 
 /**
  * Scheduled research from Slack: `/research every <cadence> <question>` (in
- * the person's Slack time zone, posting in this channel), `/research
- * schedules` (theirs and this channel's), and `/research schedule
- * pause|resume|remove|change ID` for its owner or a workspace admin.
+ * the person's Slack time zone, posting in this channel), [Repeat…] under a
+ * report, `/research schedules` (theirs and this channel's), and `/research
+ * schedule pause|resume|remove|change|review|digest ID` for its owner or a
+ * workspace admin.
  */
 export function schedulesFeature(deps: {
   schedules: ScheduleService;
