@@ -94,7 +94,7 @@ describe('scheduled research in Slack', () => {
     const second = await eventually(() => roots(h)[1], 20_000, 'the second run’s root');
     // Nothing changed since the first: one short message instead of a report.
     await eventually(
-      () => h.slack.thread('C1', second.ts).some((m) => render(m).includes('Nothing material changed')),
+      () => h.slack.thread('C1', second.ts).some((m) => render(m).includes('Nothing material changed since')),
       30_000,
       'the second run’s message',
     );
@@ -169,13 +169,13 @@ describe('scheduled research in Slack', () => {
 
     const third = await runNext(3);
     await eventually(
-      () => h.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed')),
+      () => h.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed since')),
       10_000,
       'the short message',
     );
     const short = h.slack
       .thread('C1', third.root.ts)
-      .find((m) => render(m).includes('Nothing material changed'))!;
+      .find((m) => render(m).includes('Nothing material changed since'))!;
     expect(render(short)).toContain(
       `Nothing material changed since ${day(second.session.finished_at.toISOString())}`,
     );
@@ -439,7 +439,7 @@ describe('scheduled research in Slack', () => {
     await eventually(async () => (await sessions())[1]!.status === 'done', 30_000, 'run 2 done');
     await eventually(
       () =>
-        h!.slack.thread('C1', first!.thread_ts).some((m) => render(m).includes('Nothing material changed')),
+        h!.slack.thread('C1', first!.thread_ts).some((m) => render(m).includes('Nothing material changed since')),
       10_000,
       'run 2 in the same thread',
     );
