@@ -169,7 +169,8 @@ describe('scheduled research in Slack', () => {
 
     const third = await runNext(3);
     await eventually(
-      () => h.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed since')),
+      () =>
+        h.slack.thread('C1', third.root.ts).find((m) => render(m).includes('Nothing material changed since')),
       10_000,
       'the short message',
     );
@@ -439,7 +440,9 @@ describe('scheduled research in Slack', () => {
     await eventually(async () => (await sessions())[1]!.status === 'done', 30_000, 'run 2 done');
     await eventually(
       () =>
-        h!.slack.thread('C1', first!.thread_ts).some((m) => render(m).includes('Nothing material changed since')),
+        h!.slack
+          .thread('C1', first!.thread_ts)
+          .some((m) => render(m).includes('Nothing material changed since')),
       10_000,
       'run 2 in the same thread',
     );
