@@ -78,7 +78,7 @@ export class SlackHome {
     const { api, library, members, sessions } = this.deps;
     const words = query.slice(0, QUERY_MAX);
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);
-    const schedules = (await this.deps.schedules.list(userId)).filter((s) => s.owner === userId);
+    const schedules = await this.deps.schedules.list(userId);
     const found = await library.page(words, { userId, teamId }, (c, u) => members.has(c, u), page, PAGE_SIZE);
     const links = new Map(
       await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),

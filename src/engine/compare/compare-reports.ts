@@ -50,13 +50,12 @@ export function reportComparison(
         for (const [i, p] of found.entries())
           pairs.push({ finding, pair: { claim: c.text, n: i + 1, title: p.title, passage: p.body } });
       }
-      if (pairs.length) {
+      const asked = [...new Set(pairs.map((p) => p.finding))];
+      if (asked.length) {
+        const judgePairs = pairs.map((p) => p.pair);
         try {
           const request = {
-            ...judgeRequest(
-              deps.prompts,
-              pairs.map((p) => p.pair),
-            ),
+            ...judgeRequest(deps.prompts, judgePairs),
             model: settings.models.agent,
             timeoutMs: Math.min(settings.llmTimeoutMs, JUDGE_MS),
             ...(signal && { signal }),
@@ -65,23 +64,22 @@ export function reportComparison(
           const usage = emptyUsage();
           addModelUsage(usage, 'citation_check', request.model.name, response.usage);
           costUsd = spendCost(usage, settings.prices);
-          const verdicts = readVerdicts(
-            response.text,
-            pairs.map((p) => p.pair),
-          );
+          const verdicts = readVerdicts(response.text, judgePairs);
+          // A finding stands if any of its passages supports it, even in part.
           const supported = new Set(
             pairs
               .filter((_, i) => verdicts[i] && verdicts[i]!.verdict !== 'unsupported')
               .map((p) => p.finding),
           );
-          const asked = new Set(pairs.map((p) => p.finding));
           for (const finding of asked)
             if (!supported.has(finding))
               dropped.push({ text: judged[finding]!.text, sources: judged[finding]!.gone });
         } catch (error) {
           if (signal?.aborted) throw error;
-          const count = new Set(pairs.map((p) => p.finding)).size + (unchecked?.count ?? 0);
-          unchecked = { count, reason: `the check failed (${describeError(error)})` };
+          unchecked = {
+            count: asked.length + (unchecked?.count ?? 0),
+            reason: `the check failed (${describeError(error)})`,
+          };
         }
       }
       const newFindings = claimUnits(report.markdown)

@@ -220,15 +220,14 @@ export class SessionLifecycle {
   private async failUnopened(id: string): Promise<boolean> {
     const { rows } = await this.pool.query(
       `SELECT o.last_error FROM slack_outbox o JOIN sessions s ON s.id = o.session_id
-       WHERE s.id = $1 AND s.thread_ts IS NULL AND o.role = 'root' AND o.op = 'post' AND o.state = 'failed'`,
+       WHERE s.id = $1 AND s.status = 'queued' AND s.thread_ts IS NULL
+         AND o.role = 'root' AND o.op = 'post' AND o.state = 'failed'`,
       [id],
     );
     if (!rows[0]) return false;
     const error = `its thread could not be posted in the channel (${rows[0].last_error ?? 'unknown error'})`;
-    return this.move(id, 'failed', { from: ['queued'], ending: { error } }).then(
-      () => true,
-      () => false,
-    );
+    await this.move(id, 'failed', { from: ['queued'], ending: { error } });
+    return true;
   }
 
   /** How the report reached the requester, or why it could not: shown by `sessions show` and the status list. */

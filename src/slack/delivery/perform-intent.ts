@@ -157,8 +157,11 @@ async function findStream(ctx: PerformContext, row: OutboxRow, channel: string, 
   });
 }
 
-/** `<report-link|label>`: this session's report; `<report-link:ID|label>`: session ID's (an earlier run's). */
-const PLACEHOLDER = /<report-link(?::([0-9a-f-]{36}))?\|([^>]*)>/g;
+/**
+ * `<report-link|label>`: this session's report; `<report-link:ID|label>`:
+ * session ID's (an earlier run's); with the ` · ` before it, if any.
+ */
+const PLACEHOLDER = /( · )?<report-link(?::([0-9a-f-]{36}))?\|([^>]*)>/g;
 
 type ReportPlace = Awaited<ReturnType<typeof reportPlace>>;
 
@@ -183,7 +186,7 @@ async function withReportLink(
   const json = JSON.stringify(message);
   if (!json.includes('<report-link')) return message;
   const links = new Map<string, string | undefined>();
-  for (const [, other] of json.matchAll(PLACEHOLDER)) {
+  for (const [, , other] of json.matchAll(PLACEHOLDER)) {
     const id = other ?? sessionId;
     if (links.has(id)) continue;
     const place = id === sessionId && known ? known : await reportPlace(ctx, id);
@@ -196,15 +199,11 @@ async function withReportLink(
           : undefined,
     );
   }
-  const replaced = json
-    // A link that cannot be made leaves its label, and the separator before it goes.
-    .replace(/ · <report-link(?::[0-9a-f-]{36})?\|[^>]*>/g, (whole) => {
-      const id = /<report-link:([0-9a-f-]{36})/.exec(whole)?.[1] ?? sessionId;
-      return links.get(id) ? whole : '';
-    })
-    .replace(PLACEHOLDER, (_, other: string | undefined, label: string) => {
-      const link = links.get(other ?? sessionId);
-      return link ? `<${link}|${label}>` : label;
-    });
+  // A link that cannot be made leaves its label, or goes with its separator when it trails a line.
+  const replaced = json.replace(PLACEHOLDER, (_, separator = '', other?: string, label = '') => {
+    const link = links.get(other ?? sessionId);
+    if (link) return `${separator}<${link}|${label}>`;
+    return separator ? '' : label;
+  });
   return JSON.parse(replaced) as SlackMessage;
 }

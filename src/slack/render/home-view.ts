@@ -6,7 +6,7 @@ import type { SessionRow } from '../../sessions/records/session-store.js';
 import type { ReportLinks } from '../report-links.js';
 import { ACTION, button, context, count, oneLine } from './messages.js';
 import { safeText } from './mrkdwn.js';
-import { slackTime } from './schedule-text.js';
+import { scheduleStanding } from './schedule-text.js';
 
 export const HOME = {
   search: 'home_search',
@@ -172,17 +172,11 @@ function scheduleBlocks(schedules: ScheduleRow[]): KnownBlock[] {
       : s.channelId.startsWith('D')
         ? 'direct message'
         : `<#${s.channelId}>`;
-    const state =
-      s.status === 'paused'
-        ? `paused${s.pausedReason ? `: ${safeText(oneLine(s.pausedReason, 200))}` : ''}`
-        : `next ${slackTime(s.nextRunAt, s.timeZone)}`;
-    const runs = s.runs ? ` · ${count(s.runs, 'run')}, $${s.costUsd.toFixed(2)}` : '';
-    const last = s.lastResult ? ` · last: ${safeText(oneLine(s.lastResult, 200))}` : '';
     blocks.push({
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `${safeText(oneLine(s.question, 150))}\n_${s.cadence} (${s.timeZone}) · ${where} · ${state}${runs}${last}_ · \`${s.id.slice(0, 8)}\``,
+        text: `${safeText(oneLine(s.question, 150))}\n_${s.cadence} (${s.timeZone}) · ${where} · ${scheduleStanding(s)}_ · \`${s.id.slice(0, 8)}\``,
       },
       accessory:
         s.status === 'paused'

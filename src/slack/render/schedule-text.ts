@@ -1,6 +1,6 @@
 import type { ScheduleRow } from '../../sessions/records/schedule-row.js';
 import { PAUSE_AFTER_FAILURES } from '../../sessions/records/schedule-store.js';
-import { noticeMessage, type SlackMessage } from './messages.js';
+import { count, noticeMessage, oneLine, type SlackMessage } from './messages.js';
 import { safeSentence, safeText } from './mrkdwn.js';
 
 /** A time as Slack shows it to each reader, in their own time zone (the fallback in the schedule's). */
@@ -28,21 +28,27 @@ export function scheduledReply(s: ScheduleRow): string {
   ].join('\n');
 }
 
+/** Where a schedule stands: paused and why, or its next run; its runs and cost; its last result; its options. */
+export function scheduleStanding(s: ScheduleRow): string {
+  const state =
+    s.status === 'paused'
+      ? `paused${s.pausedReason ? `: ${safeText(oneLine(s.pausedReason, 200))}` : ''}`
+      : `next ${slackTime(s.nextRunAt, s.timeZone)}`;
+  const runs = s.runs ? ` · ${count(s.runs, 'run')}, $${s.costUsd.toFixed(2)}` : '';
+  const last = s.lastResult ? ` · last: ${safeText(oneLine(s.lastResult, 200))}` : '';
+  const options = `${s.review ? ' · plans reviewed' : ''}${s.delivery === 'digest' ? ' · one digest thread' : ''}`;
+  return `${state}${runs}${last}${options}`;
+}
+
 /** `/research schedules`: a person's schedules and the channel's, each with how to change it. */
 export function scheduleList(schedules: ScheduleRow[], userId: string): string {
   if (schedules.length === 0)
     return 'No schedules here or of yours. Add one: `/research every weekdays at 9:00 <question>`.';
   const lines = schedules.map((s) => {
-    const state =
-      s.status === 'paused'
-        ? `:double_vertical_bar: paused${s.pausedReason ? `: ${safeText(s.pausedReason)}` : ''}`
-        : `next ${slackTime(s.nextRunAt, s.timeZone)}`;
     const whose = s.owner === userId ? '' : ` · <@${s.owner}>'s`;
-    const last = s.lastResult ? ` · last: ${safeText(s.lastResult)}` : '';
-    const cost = s.runs ? ` · ${s.runs} ${s.runs === 1 ? 'run' : 'runs'}, $${s.costUsd.toFixed(2)}` : '';
     const where = s.channelId ? ` in <#${s.channelId}>` : ' (terminal)';
-    const options = `${s.review ? ' · plans reviewed' : ''}${s.delivery === 'digest' ? ' · one digest thread' : ''}`;
-    return `• \`${short(s)}\` ${s.cadence}${where}${whose}: _${safeText(s.question)}_\n   ${state}${cost}${last}${options}`;
+    const paused = s.status === 'paused' ? ':double_vertical_bar: ' : '';
+    return `• \`${short(s)}\` ${s.cadence}${where}${whose}: _${safeText(s.question)}_\n   ${paused}${scheduleStanding(s)}`;
   });
   return [
     ...lines,
