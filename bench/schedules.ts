@@ -47,16 +47,19 @@ try {
     const cron = `${i % 60} ${(i * 7) % 24} * * ${i % 7}`;
     // The first DUE are due at `now`; the others' next slot is after it.
     const nextRunAt = i < DUE ? new Date(now.getTime() - (i + 1) * 1000) : nextSlot(cron, zone, now);
-    await schedules.add({
-      id: randomUUID(),
-      origin: 'cli',
-      owner: `person${i % 50}`,
-      question: `What changed in topic ${i} this week?`,
-      cadence: 'weekly',
-      cron,
-      timeZone: zone,
-      nextRunAt,
-    });
+    await schedules.add(
+      {
+        id: randomUUID(),
+        origin: 'cli',
+        owner: `person${i % 50}`,
+        question: `What changed in topic ${i} this week?`,
+        cadence: 'weekly',
+        cron,
+        timeZone: zone,
+        nextRunAt,
+      },
+      { perPerson: 10_000, perChannel: 10_000 },
+    );
   }
   await db.pool.query('ANALYZE schedules');
 

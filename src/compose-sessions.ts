@@ -144,6 +144,7 @@ export function composeSessions(
       now: () => new Date((options.clock ?? systemClock).now()),
       maxQuestionChars: config.slack.maxQuestionChars,
       minInterval: config.jobs.scheduleMinInterval,
+      limits: config.jobs.scheduleLimits,
     }),
     moments,
     run: {

@@ -8,6 +8,7 @@ import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
 import { knowledgeLibrary } from './search/knowledge/ingest-documents.js';
 import { health, type Webhook } from './service-endpoints.js';
+import { RepeatOfferStore } from './sessions/records/repeat-offer-store.js';
 import { ReuseOfferStore } from './sessions/records/reuse-offer-store.js';
 import type { Store } from './sessions/records/store.js';
 import { slackApiFor } from './slack/api/slack-clients.js';
@@ -160,7 +161,13 @@ export async function startApp(
           }),
         ),
         reuseFeature(reuse),
-        schedulesFeature({ schedules: room.schedules, api, sessions: store.sessions }),
+        schedulesFeature({
+          schedules: room.schedules,
+          api,
+          sessions: store.sessions,
+          members,
+          offers: new RepeatOfferStore(store.db.pool),
+        }),
         homeFeature(home, (place, question) => service.startFromCommand(place, question)),
         agentMessaging({
           sessions: store.sessions,

@@ -172,6 +172,7 @@ async function serveWith(
             );
             if (admitted) delivery?.dispatcher.nudge();
             await delivery?.scheduled.notifyPauses();
+            await delivery?.scheduled.notifyRefusals();
           },
         },
         maintenance: async () => {

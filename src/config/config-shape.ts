@@ -3,6 +3,7 @@ import type { CitationCheckSettings } from '../engine/settings.js';
 import type { ReadLimits } from '../ports/document-reading.js';
 import type { ModelPrice } from '../ports/usage.js';
 import type { SearchProviderName, SearchSettings } from '../search/web/search-settings.js';
+import type { ScheduleLimits } from '../sessions/records/schedule-limits.js';
 import type { SpendCaps } from '../sessions/spend-caps.js';
 import type { McpServerConfig } from './mcp-servers.js';
 
@@ -64,6 +65,8 @@ export interface Config {
     leaseMs: number;
     /** No schedule runs more often than this (SCHEDULE_MIN_INTERVAL). */
     scheduleMinInterval: 'daily' | 'weekly' | 'monthly';
+    /** Active schedules per owner and per channel (SCHEDULES_PER_PERSON, SCHEDULES_PER_CHANNEL). */
+    scheduleLimits: ScheduleLimits;
     spendCaps: SpendCaps;
   };
   slack: {

@@ -15,6 +15,9 @@ export const JOBS_FIELDS = {
   LEASE_SECONDS: z.coerce.number().min(5).max(600).default(30),
   // No schedule may run more often than this.
   SCHEDULE_MIN_INTERVAL: z.enum(['daily', 'weekly', 'monthly']).default('daily'),
+  // Active schedules one person may own, and that may post in one channel.
+  SCHEDULES_PER_PERSON: positiveInt.default(20),
+  SCHEDULES_PER_CHANNEL: positiveInt.default(50),
 };
 
 export function readJobs(e: EnvOf<typeof JOBS_FIELDS>): Config['jobs'] {
@@ -25,6 +28,7 @@ export function readJobs(e: EnvOf<typeof JOBS_FIELDS>): Config['jobs'] {
     sessionsPerUser: e.MAX_SESSIONS_PER_USER,
     leaseMs: e.LEASE_SECONDS * 1000,
     scheduleMinInterval: e.SCHEDULE_MIN_INTERVAL,
+    scheduleLimits: { perPerson: e.SCHEDULES_PER_PERSON, perChannel: e.SCHEDULES_PER_CHANNEL },
     spendCaps: { userDailyUsd: e.USER_DAILY_BUDGET_USD, workspaceDailyUsd: e.WORKSPACE_DAILY_BUDGET_USD },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Checkpoint } from '../ports/research.js';
-import type { Queryable } from '../store/database.js';
+import { inTransaction, type Queryable } from '../store/database.js';
 import { isUniqueViolation } from '../store/database-errors.js';
 import { insertQueued, insertRunning, type NewSession, type SlackOpening } from './records/insert-session.js';
 import { RESEARCHING } from './records/session-status.js';
@@ -117,23 +117,8 @@ export class SessionAdmission {
 }
 
 /** Runs `work` in one transaction under admission's one lock (Postgres and PGlite alike). */
-async function underAdmissionLock<T>(pool: pg.Pool, work: (client: Queryable) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((err: Error) => {
-      broken = err;
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+function underAdmissionLock<T>(pool: pg.Pool, work: (client: Queryable) => Promise<T>): Promise<T> {
+  return inTransaction(pool, work, ADMISSION_LOCK);
 }
 
 /** A hold on the caps for one paid call, or the sentence saying the caps leave too little for it. */

@@ -16,7 +16,9 @@ export class ChannelMembers {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async has(channelId: string, userId: string): Promise<boolean> {
+  /** Whether they are in it; `fresh`: asked of Slack now (a decision that must not trust a minute-old list). */
+  async has(channelId: string, userId: string, { fresh = false } = {}): Promise<boolean> {
+    if (fresh) this.cache.delete(channelId);
     return (await this.of(channelId)).has(userId);
   }
 

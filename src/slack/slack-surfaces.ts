@@ -8,6 +8,7 @@ import type { SurfaceFactory } from '../sessions/session-surface.js';
 import { slackApiFor } from './api/slack-clients.js';
 import type { SlackRateLimits } from './api/slack-rate-limits.js';
 import { appendStream } from './api/slack-streams.js';
+import { ChannelMembers } from './channel-members.js';
 import { EditScheduler } from './delivery/edit-scheduler.js';
 import { type Dispatcher, startDispatcher } from './delivery/outbox-dispatcher.js';
 import { ThreadPublisher } from './publish/thread-publisher.js';
@@ -111,6 +112,7 @@ export function startSlackDelivery(store: Store, options: SlackDeliveryOptions):
       api,
       schedules: store.schedules,
       sessions: store.sessions,
+      members: new ChannelMembers(api),
       log: options.logger,
     }),
     async showExpired(ids) {

@@ -8,6 +8,34 @@ import { claimEmbedded } from './embedded-lock.js';
 /** A pool, or one client inside a transaction: what a statement needs to run. */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
+/**
+ * Runs `work` in one transaction on one connection of `pool`, under the
+ * advisory lock `lock` when given (Postgres and PGlite alike): decisions that
+ * count rows before adding one stay atomic under concurrency.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: Queryable) => Promise<T>,
+  lock?: number,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    if (lock !== undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [lock]);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((err: Error) => {
+      broken = err;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** A connection pool on real Postgres or on the embedded PGlite; the rest of the code cannot tell which. */
 export interface Database {
   pool: pg.Pool;

@@ -139,7 +139,7 @@ describe('deep-research schedule', () => {
       err: `error: Schedule ${theirs.slice(0, 8)} is someone-else's, not yours.\n`,
     });
     expect((await cli('schedule', 'remove', 'ffffffff')).err).toBe(
-      'error: No schedule ffffffff: "deep-research schedule list" shows yours.\n',
+      'error: No schedule ffffffff (give at least the first 8 characters of its id): "deep-research schedule list" shows yours.\n',
     );
   });
 });

@@ -49,6 +49,8 @@ async function scheduling(llm = new RuleLlm({ rounds: 1 }), env: Record<string, 
   const time = movableClock('2027-03-02T00:00:00Z');
   h = await slackHarness(llm, env, { scheduler: { clock: time.clock, everyMs: 100 } });
   const harness = h;
+  // Its owners are members of the channel their schedules post in (checked at every slot).
+  harness.slack.members.set('C1', ['UANN', 'UBOB', 'UCAT']);
   const app = await harness.start();
   const url = harness.env.DATABASE_URL;
   /** A `/research …` command and its private answer. */
@@ -200,13 +202,13 @@ describe('scheduled research in Slack', () => {
     });
     await command('every day at 9:00 How do tides work?', 'every');
     const refusals = (who = 'UANN') =>
-      h.slack.messages.filter((m) => m.channel === 'C1' && render(m).includes(`for <@${who}> did not start`));
+      h.slack.messages.filter((m) => m.channel === 'C1' && render(m).includes(`of ${who} did not start`));
     for (let n = 1; n <= 3; n++) {
       await toNextSlot();
       await eventually(() => refusals().length === n, 20_000, `refusal ${n}`);
     }
     expect(render(refusals()[0]!)).toMatch(
-      /^:repeat: Scheduled research `[0-9a-f]{8}` for <@UANN> did not start: You have used \$0\.00 of the \$0\.01 research budget for today/,
+      /^:repeat: Scheduled research `[0-9a-f]{8}` of UANN did not start: You have used \$0\.00 of the \$0\.01 research budget for today/,
     );
     await eventually(async () => (await schedule()).status === 'paused', 10_000, 'paused');
     const dm = await eventually(
@@ -321,6 +323,7 @@ describe('scheduled research in Slack', () => {
   it('[Repeat…] under a finished report schedules its question in that channel for whoever clicked, with the cadence checked', async () => {
     h = await slackHarness(new RuleLlm({ rounds: 1 }));
     h.slack.timeZones.set('UBOB', 'Europe/Berlin');
+    h.slack.members.set('C1', ['UANN', 'UBOB']);
     const app = await h.start();
     const ts = '1800000900.000001';
     const ask = { type: 'app_mention', channel: 'C1', user: 'UANN', text: '<@UBOT> How do tides work?', ts };
@@ -346,10 +349,13 @@ describe('scheduled research in Slack', () => {
     );
     const opened = await eventually(() => h!.slack.views.at(-1), 10_000, 'the form');
     expect(JSON.stringify(opened.view)).toContain('weekly on monday at 9:00');
+    // The form carries a token of its own, not the session's id.
+    const token = String(opened.view.private_metadata);
+    expect(token).not.toBe(String(repeat.value));
     const submit = (value: string) =>
       signedPost(
         app.url,
-        viewSubmission('schedule_repeat_form', String(repeat.value), 'UBOB', {
+        viewSubmission('schedule_repeat_form', token, 'UBOB', {
           block: 'cadence',
           action: 'cadence',
           value,
@@ -476,4 +482,198 @@ describe('scheduled research in Slack', () => {
       'failed: its thread could not be posted in the channel (restricted_action)',
     );
   }, 60_000);
+
+  it('a schedule whose owner left its channel pauses at its next slot, posts nothing there, and tells its owner; a member may pause one, a non-member may not', async () => {
+    const { h, url, command, schedule, toNextSlot } = await scheduling();
+    await command('every day at 8:00 Tide tables?', 'e');
+    const id = (await schedule()).id.slice(0, 8);
+    // Someone outside the channel cannot pause it; a member can, and its owner is told who did.
+    h.slack.members.set('C1', ['UANN', 'UBOB']);
+    expect((await command(`schedule pause ${id}`, 'cat', 'UCAT')).body.text).toBe(
+      `Schedule ${id} is UANN's, not yours.`,
+    );
+    expect(String((await command(`schedule pause ${id}`, 'bob', 'UBOB')).body.text)).toMatch(/^Paused `/);
+    const byBob = await eventually(
+      () => h.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('was paused by')),
+      20_000,
+      'the DM saying who paused it',
+    );
+    expect(render(byBob)).toContain('was paused by UBOB, a member of its channel.');
+    expect(String((await command(`schedule resume ${id}`, 'resume')).body.text)).toMatch(/^Resumed /);
+
+    // The owner leaves the channel: the next slot posts nothing and pauses it.
+    h.slack.members.set('C1', ['UBOB']);
+    await toNextSlot();
+    await eventually(async () => (await schedule()).status === 'paused', 20_000, 'paused');
+    expect((await schedule()).last_result).toBe(
+      'not started: its owner is no longer a member of its channel; they can resume it once they are back, or schedule the question where they are',
+    );
+    const dm = await eventually(
+      () => h.slack.messages.find((m) => m.channel === 'DUANN' && render(m).includes('paused itself')),
+      20_000,
+      'the DM',
+    );
+    expect(render(dm)).toContain('its owner is no longer a member of its channel');
+    expect(h.slack.messages.filter((m) => m.channel === 'C1')).toEqual([]);
+    expect(await query(url, 'SELECT id FROM sessions')).toEqual([]);
+  }, 60_000);
+
+  it('[Repeat…] is refused to someone who cannot read the report where they clicked, a forged session, a form made for someone else and a member removed before submitting; /research every in a DM between people is refused before it is stored', async () => {
+    h = await slackHarness(new RuleLlm({ rounds: 1 }));
+    h.slack.members.set('C1', ['UANN', 'UBOB']);
+    h.slack.members.set('C2', ['UANN', 'UBOB', 'UEVE']);
+    const app = await h.start();
+    const ts = '1800000900.000002';
+    const ask = { type: 'app_mention', channel: 'C1', user: 'UANN', text: '<@UBOT> How do tides work?', ts };
+    await signedPost(app.url, eventCallback(ask), JSON_TYPE);
+    const summary = await eventually(
+      () => h!.slack.thread('C1', ts).find((m) => render(m).startsWith(':memo:')),
+      30_000,
+      'the summary',
+    );
+    const sessionId = String(
+      summary.blocks
+        .find((b) => b.type === 'actions')!
+        .elements!.find((e) => e.action_id === 'research_repeat')!.value,
+    );
+    let n = 0;
+    const click = async (user: string, channel: string) => {
+      n++;
+      await signedPost(
+        app.url,
+        buttonClick(
+          'research_repeat',
+          sessionId,
+          user,
+          { channel, ts: summary.ts },
+          h!.slack.responseUrl(`r${n}`),
+        ),
+        FORM,
+      );
+      return String(
+        (
+          await eventually(
+            () => h!.slack.responses.find((r) => r.url.endsWith(`/r${n}`)),
+            10_000,
+            `reply ${n}`,
+          )
+        ).body.text,
+      );
+    };
+    const refusal = /^You can repeat a report only where it is shown to you/;
+    // A person not in the report's private channel, a click claiming another channel, a DM not the requester's.
+    expect(await click('UEVE', 'C1')).toMatch(refusal);
+    expect(await click('UEVE', 'C2')).toMatch(refusal);
+    expect(await click('UBOB', 'DUBOB')).toMatch(refusal);
+    expect(h.slack.views).toHaveLength(0);
+
+    const submit = (token: string, user: string, value = 'weekly on monday at 9:00') =>
+      signedPost(
+        app.url,
+        viewSubmission('schedule_repeat_form', token, user, { block: 'cadence', action: 'cadence', value }),
+        FORM,
+      ).then((r) => (r.body ? JSON.parse(r.body) : {}));
+    // A form naming the session's id itself (as forms did before) schedules nothing.
+    expect((await submit(sessionId, 'UBOB')).errors.cadence).toBe('That research no longer exists.');
+
+    // A member opens the form; another person cannot use its token; once removed from the channel, neither can they.
+    await signedPost(
+      app.url,
+      buttonClick(
+        'research_repeat',
+        sessionId,
+        'UBOB',
+        { channel: 'C1', ts: summary.ts },
+        h.slack.responseUrl('ok'),
+      ),
+      FORM,
+    );
+    const token = String(
+      (await eventually(() => h!.slack.views.at(-1), 10_000, 'the form')).view.private_metadata,
+    );
+    expect((await submit(token, 'UEVE')).errors.cadence).toBe('That research no longer exists.');
+    h.slack.members.set('C1', ['UANN']);
+    // The form closes (Slack's answer may take longer than it may wait); the refusal comes privately.
+    expect(await submit(token, 'UBOB')).toEqual({});
+    await eventually(
+      () =>
+        h!.slack.calls.find(
+          (c) =>
+            c.method === 'chat.postEphemeral' && c.args.user === 'UBOB' && refusal.test(String(c.args.text)),
+        ),
+      10_000,
+      'the private refusal',
+    );
+    expect(await query(h.env.DATABASE_URL, 'SELECT id FROM schedules')).toEqual([]);
+
+    // A DM between two people (the app's DM with UBOB is DUBOB) is refused before anything is stored.
+    await signedPost(
+      app.url,
+      slashCommand('every monday at 9:00 Tide tables?', 'UBOB', h.slack.responseUrl('dm'), {
+        channel_id: 'DPAIR',
+      }),
+      FORM,
+    );
+    const dm = await eventually(
+      () => h!.slack.responses.find((r) => r.url.endsWith('/dm')),
+      10_000,
+      'the reply',
+    );
+    expect(dm.body.text).toBe(
+      'I cannot post in a conversation between people: schedule it in a channel I am in, or in your direct message with me.',
+    );
+    expect(await query(h.env.DATABASE_URL, 'SELECT id FROM schedules')).toEqual([]);
+  }, 60_000);
+
+  it('200 schedules of one person refused at one slot say so in one message, without a ping, and another person’s schedule at that slot runs', async () => {
+    const { h, url, command, schedule, toNextSlot } = await scheduling(undefined, {
+      MAX_SESSIONS_PER_USER: '1',
+      SCHEDULES_PER_PERSON: '300',
+      SCHEDULES_PER_CHANNEL: '300',
+    });
+    await command('every day at 9:00 Tide tables 0?', 'e');
+    const first = await schedule();
+    // 199 more of UANN's at the same slot (as if made before the limits), and one of UBOB's.
+    await query(
+      url,
+      `INSERT INTO schedules (id, origin, owner, team_id, channel_id, question, cadence, cron, time_zone, next_run_at, created_at)
+       SELECT gen_random_uuid(), origin, owner, team_id, channel_id, 'Tide tables ' || i || '?', cadence, cron, time_zone,
+         next_run_at, created_at + i * interval '1 ms'
+       FROM schedules, generate_series(1, 199) i WHERE id = $1`,
+      [first.id],
+    );
+    await command('every day at 9:00 Moon phases?', 'bob', 'UBOB');
+    await toNextSlot();
+    const bobs = await eventually(
+      () =>
+        h.slack.messages.find((m) => m.channel === 'C1' && !m.threadTs && render(m).includes('Moon phases?')),
+      30_000,
+      'UBOB’s run',
+    );
+    expect(render(bobs)).toContain('Scheduled deep research');
+    const refused = await eventually(
+      () => h.slack.messages.find((m) => m.channel === 'C1' && render(m).includes('did not start')),
+      30_000,
+      'the refusal message',
+    );
+    await eventually(
+      async () =>
+        (await query<{ n: number }>(url, 'SELECT count(*)::int AS n FROM schedule_refusals'))[0]!.n === 0,
+      30_000,
+      'every refusal said',
+    );
+    const said = h.slack.messages.filter((m) => m.channel === 'C1' && render(m).includes('did not start'));
+    expect(said).toHaveLength(1);
+    // UANN's runs took the per-person limit of 1 in turn (a run that ends frees it); the rest were refused.
+    const runs = await query<{ requester: string }>(url, 'SELECT requester FROM sessions ORDER BY requester');
+    const ann = runs.filter((r) => r.requester === 'UANN').length;
+    expect(runs.filter((r) => r.requester === 'UBOB')).toHaveLength(1);
+    expect(ann).toBeGreaterThanOrEqual(1);
+    expect(ann).toBeLessThan(10);
+    expect(render(refused)).toMatch(
+      new RegExp(`^:repeat: ${200 - ann} scheduled researches of UANN did not start: `),
+    );
+    expect(render(refused)).toContain(`…and ${200 - ann - 5} more`);
+    expect(render(refused)).not.toContain('<@');
+  }, 120_000);
 });

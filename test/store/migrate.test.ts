@@ -44,6 +44,7 @@ describe.each([
       '022_paid_calls.sql',
       '023_schedules.sql',
       '024_schedule_options.sql',
+      '025_schedule_guards.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -73,6 +74,7 @@ describe.each([
       { id: 22, name: '022_paid_calls.sql' },
       { id: 23, name: '023_schedules.sql' },
       { id: 24, name: '024_schedule_options.sql' },
+      { id: 25, name: '025_schedule_guards.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -84,8 +86,10 @@ describe.each([
       'kb_passages',
       'paid_calls',
       'processed_events',
+      'repeat_offers',
       'report_answers',
       'reuse_offers',
+      'schedule_refusals',
       'schedules',
       'schema_migrations',
       'session_events',
@@ -134,6 +138,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 24]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 25]);
   });
 });

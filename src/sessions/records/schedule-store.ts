@@ -1,6 +1,9 @@
 import type pg from 'pg';
 import type { FinalReport } from '../../ports/report.js';
 import type { EarlierRun } from '../../ports/report-changes.js';
+import { inTransaction, type Queryable } from '../../store/database.js';
+import { type OverLimit, overLimit, type ScheduleLimits } from './schedule-limits.js';
+import { ScheduleRefusals } from './schedule-refusals.js';
 import { type NewSchedule, type ScheduleOptions, type ScheduleRow, toScheduleRow } from './schedule-row.js';
 
 // A finished run's cost is on its session (sessions.cost_usd, set when it ends).
@@ -9,10 +12,7 @@ const SELECT = `SELECT s.*,
     (SELECT count(*) FROM sessions r WHERE r.schedule_id = s.id) AS runs
   FROM schedules s`;
 
-/**
- * Times are compared with what a read returned, and JavaScript's dates keep
- * milliseconds where Postgres keeps microseconds: both sides to the millisecond.
- */
+// Times are compared with what a read returned; JavaScript keeps milliseconds, Postgres microseconds.
 const ms = (column: string) => `date_trunc('milliseconds', ${column})`;
 const NOW_MS = ms('now()');
 
@@ -35,6 +35,9 @@ function recordResult(result: string, failed: string): string {
          updated_at = now()`;
 }
 
+/** Adding and resuming schedules count under one lock: two added at once cannot both take the last place. */
+const SCHEDULE_LOCK = 0x5c4e_d01;
+
 /** A slot left pending this long (its process died between taking and admitting it) is taken again. */
 const PENDING_STALE_SECONDS = 120;
 
@@ -45,24 +48,53 @@ const PENDING_STALE_SECONDS = 120;
  * into the one taken. The slot stays pending until its session is admitted.
  */
 export class ScheduleStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Runs refused at their slots, waiting to be said in their channels. */
+    readonly refusals = new ScheduleRefusals(pool),
+  ) {}
 
-  async add(s: NewSchedule): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO schedules (id, origin, owner, team_id, channel_id, question, cadence, cron, time_zone, next_run_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        s.id,
-        s.origin,
-        s.owner,
-        s.teamId ?? null,
-        s.channelId ?? null,
-        s.question,
-        s.cadence,
-        s.cron,
-        s.timeZone,
-        s.nextRunAt,
-      ],
+  /** Adds it, unless its owner or its channel already has as many active schedules as `limits` allow. */
+  async add(s: NewSchedule, limits: ScheduleLimits): Promise<OverLimit | null> {
+    return inTransaction(
+      this.pool,
+      async (client) => {
+        const over = await overLimit(client, s.owner, s.channelId ?? null, limits);
+        if (over) return over;
+        await client.query(
+          `INSERT INTO schedules (id, origin, owner, team_id, channel_id, question, cadence, cron, time_zone, next_run_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [
+            s.id,
+            s.origin,
+            s.owner,
+            s.teamId ?? null,
+            s.channelId ?? null,
+            s.question,
+            s.cadence,
+            s.cron,
+            s.timeZone,
+            s.nextRunAt,
+          ],
+        );
+        return null;
+      },
+      SCHEDULE_LOCK,
+    );
+  }
+
+  /** Resumes a paused schedule from `nextRunAt`, unless its owner or channel is at a limit. */
+  async resume(s: ScheduleRow, nextRunAt: Date, limits: ScheduleLimits): Promise<OverLimit | null> {
+    if (s.status === 'active') return null;
+    return inTransaction(
+      this.pool,
+      async (client) => {
+        const over = await overLimit(client, s.owner, s.channelId ?? null, limits);
+        if (over) return over;
+        await setStatus(client, s.id, 'active', { nextRunAt });
+        return null;
+      },
+      SCHEDULE_LOCK,
     );
   }
 
@@ -71,10 +103,15 @@ export class ScheduleStore {
     return rows[0] ? toScheduleRow(rows[0]) : null;
   }
 
-  /** A schedule by the start of its id (8 characters are enough), as sessions are named. */
+  /**
+   * A schedule by the start of its id, as sessions are named: at least
+   * `MIN_PREFIX` characters, compared literally (no pattern a `%` could widen).
+   */
   async findByPrefix(prefix: string): Promise<ScheduleRow[]> {
-    const { rows } = await this.pool.query(`${SELECT} WHERE s.id::text LIKE $1 || '%' LIMIT 2`, [
-      prefix.toLowerCase(),
+    const start = prefix.trim().toLowerCase();
+    if (!ID_START.test(start)) return [];
+    const { rows } = await this.pool.query(`${SELECT} WHERE left(s.id::text, length($1)) = $1 LIMIT 2`, [
+      start,
     ]);
     return rows.map(toScheduleRow);
   }
@@ -106,23 +143,16 @@ export class ScheduleStore {
   }
 
   /**
-   * Pauses or resumes it from its next slot after now. A pause with a reason
-   * is the scheduler's (its owner is told, once); one without is the owner's.
+   * Pauses it (or makes it active again, past any limit: `resume` counts). A
+   * pause with a reason is not its owner's own (the scheduler's, a channel
+   * member's): its owner is told, once.
    */
   async setStatus(
     id: string,
     status: 'active' | 'paused',
     change: { reason?: string; nextRunAt?: Date } = {},
   ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE schedules SET status = $2, paused_reason = $3, next_run_at = coalesce($4, next_run_at),
-         failures = CASE WHEN $2 = 'active' THEN 0 ELSE failures END, updated_at = now(),
-         pause_notice = CASE WHEN $3::text IS NOT NULL THEN 'due' END,
-         paused_at = CASE WHEN $2 = 'paused' THEN now() END
-       WHERE id = $1`,
-      [id, status, status === 'paused' ? (change.reason ?? null) : null, change.nextRunAt ?? null],
-    );
-    return rowCount === 1;
+    return setStatus(this.pool, id, status, change);
   }
 
   /** A new cadence (and time zone), from `nextRunAt` on. */
@@ -154,14 +184,21 @@ export class ScheduleStore {
 
   /**
    * Active schedules of `origins` whose slot has come, and slots left
-   * pending by a process that died, earliest first.
+   * pending by a process that died: each owner's earliest first, then each
+   * one's second, and so on, so one person's many schedules never keep
+   * another's waiting.
    */
   async due(now: Date, limit: number, origins: readonly ('slack' | 'cli')[]): Promise<ScheduleRow[]> {
     const { rows } = await this.pool.query(
-      `${SELECT} WHERE ((s.status = 'active' AND s.next_run_at <= $1 AND s.pending_slot IS NULL)
-          OR (s.pending_slot IS NOT NULL AND s.pending_since <= $1 - make_interval(secs => $3)))
-          AND s.origin = ANY($4::text[])
-        ORDER BY coalesce(s.pending_slot, s.next_run_at) LIMIT $2`,
+      `WITH due AS (
+         SELECT s.id, coalesce(s.pending_slot, s.next_run_at) AS at,
+           row_number() OVER (PARTITION BY s.owner ORDER BY coalesce(s.pending_slot, s.next_run_at), s.id) AS turn
+         FROM schedules s
+         WHERE ((s.status = 'active' AND s.next_run_at <= $1 AND s.pending_slot IS NULL)
+            OR (s.pending_slot IS NOT NULL AND s.pending_since <= $1 - make_interval(secs => $3)))
+           AND s.origin = ANY($4::text[])
+         ORDER BY turn, at LIMIT $2)
+       ${SELECT} JOIN due ON due.id = s.id ORDER BY due.turn, due.at`,
       [now, limit, PENDING_STALE_SECONDS, origins],
     );
     return rows.map(toScheduleRow);
@@ -238,4 +275,24 @@ export class ScheduleStore {
     );
     return rows[0] ? { scheduleId: rows[0].id as string, paused: rows[0].status === 'paused' } : null;
   }
+}
+
+/** The start of a schedule's id as people type it: at least 8 of its characters (`MIN_PREFIX`). */
+const ID_START = /^[0-9a-f-]{8,36}$/;
+
+async function setStatus(
+  db: Queryable,
+  id: string,
+  status: 'active' | 'paused',
+  change: { reason?: string; nextRunAt?: Date },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE schedules SET status = $2, paused_reason = $3, next_run_at = coalesce($4, next_run_at),
+       failures = CASE WHEN $2 = 'active' THEN 0 ELSE failures END, updated_at = now(),
+       pause_notice = CASE WHEN $3::text IS NOT NULL THEN 'due' END,
+       paused_at = CASE WHEN $2 = 'paused' THEN now() END
+     WHERE id = $1`,
+    [id, status, status === 'paused' ? (change.reason ?? null) : null, change.nextRunAt ?? null],
+  );
+  return rowCount === 1;
 }

@@ -1,4 +1,5 @@
 import { questionRefusal } from '../question-refusal.js';
+import type { OverLimit, ScheduleLimits } from '../records/schedule-limits.js';
 import type { ScheduleOptions, ScheduleRow } from '../records/schedule-row.js';
 import type { ScheduleStore } from '../records/schedule-store.js';
 import { type Interval, knownTimeZone, moreOftenThan, nextSlot, readCadence } from './cadence.js';
@@ -24,6 +25,13 @@ export type Changed = { done: true; schedule: ScheduleRow } | { done: false; sen
 export interface ScheduleActor {
   id: string;
   mayManage?: () => Promise<boolean>;
+  /**
+   * Whether they may pause a schedule that is not theirs (Slack: a member of
+   * the channel it posts in); the owner is told who paused it.
+   */
+  mayPause?: (schedule: ScheduleRow) => Promise<boolean>;
+  /** How they are named to the owner of a schedule they paused (without a mention that pings). */
+  name?: () => Promise<string>;
   lists: string;
 }
 
@@ -42,6 +50,8 @@ export class ScheduleService {
       maxQuestionChars: number;
       /** SCHEDULE_MIN_INTERVAL: no schedule runs more often. */
       minInterval: Interval;
+      /** SCHEDULES_PER_PERSON, SCHEDULES_PER_CHANNEL: active schedules at most. */
+      limits: ScheduleLimits;
     },
   ) {}
 
@@ -52,15 +62,19 @@ export class ScheduleService {
     const when = this.when(request.cadence, request.timeZone);
     if ('sentence' in when) return { done: false, sentence: when.sentence };
     const id = this.deps.newId();
-    await this.deps.schedules.add({
-      id,
-      origin: request.origin,
-      owner: request.owner,
-      ...(request.teamId ? { teamId: request.teamId } : {}),
-      ...(request.channelId ? { channelId: request.channelId } : {}),
-      question,
-      ...when,
-    });
+    const over = await this.deps.schedules.add(
+      {
+        id,
+        origin: request.origin,
+        owner: request.owner,
+        ...(request.teamId ? { teamId: request.teamId } : {}),
+        ...(request.channelId ? { channelId: request.channelId } : {}),
+        question,
+        ...when,
+      },
+      this.deps.limits,
+    );
+    if (over) return { done: false, sentence: limitSentence(over, 'add') };
     return { done: true, schedule: (await this.deps.schedules.get(id))! };
   }
 
@@ -79,6 +93,23 @@ export class ScheduleService {
     return { done: true, schedule: (await this.deps.schedules.get(found.id)) ?? found };
   }
 
+  /** Why a cadence is refused (unreadable, more often than SCHEDULE_MIN_INTERVAL), whatever the time zone. */
+  cadenceRefusal(text: string): string | undefined {
+    const cadence = this.cadence(text);
+    return 'sentence' in cadence ? cadence.sentence : undefined;
+  }
+
+  private cadence(text: string): { sentence: string } | { label: string; cron: string } {
+    const cadence = readCadence(text);
+    if ('refusal' in cadence) return { sentence: cadence.refusal };
+    const min = this.deps.minInterval;
+    if (moreOftenThan(cadence.every, min))
+      return {
+        sentence: `Schedules here run at most once a ${min === 'weekly' ? 'week' : 'month'} (SCHEDULE_MIN_INTERVAL=${min}): say for example "${min === 'weekly' ? 'weekly on monday at 9:00' : 'monthly on the 1st at 9:00'}".`,
+      };
+    return cadence;
+  }
+
   /** A cadence and time zone checked, with the first slot after now. */
   private when(
     text: string,
@@ -88,13 +119,8 @@ export class ScheduleService {
       return {
         sentence: `"${timeZone}" is not a time zone I know: give its IANA name, such as Europe/Berlin.`,
       };
-    const cadence = readCadence(text);
-    if ('refusal' in cadence) return { sentence: cadence.refusal };
-    const min = this.deps.minInterval;
-    if (moreOftenThan(cadence.every, min))
-      return {
-        sentence: `Schedules here run at most once a ${min === 'weekly' ? 'week' : 'month'} (SCHEDULE_MIN_INTERVAL=${min}): say for example "${min === 'weekly' ? 'weekly on monday at 9:00' : 'monthly on the 1st at 9:00'}".`,
-      };
+    const cadence = this.cadence(text);
+    if ('sentence' in cadence) return cadence;
     const nextRunAt = nextSlot(cadence.cron, timeZone, this.deps.now());
     return { cadence: cadence.label, cron: cadence.cron, timeZone, nextRunAt };
   }
@@ -106,15 +132,23 @@ export class ScheduleService {
 
   /** Pauses, resumes or removes a schedule `actor` may change, named by its id or the id's start. */
   async change(idOrPrefix: string, actor: ScheduleActor, change: ScheduleChange): Promise<Changed> {
-    const schedule = await this.owned(idOrPrefix, actor);
+    const schedule = await this.owned(idOrPrefix, actor, change === 'pause');
     if ('sentence' in schedule) return { done: false, sentence: schedule.sentence };
-    if (change === 'remove') await this.deps.schedules.remove(schedule.id);
-    else if (change === 'pause') await this.deps.schedules.setStatus(schedule.id, 'paused');
-    else
-      await this.deps.schedules.setStatus(schedule.id, 'active', {
-        nextRunAt: nextSlot(schedule.cron, schedule.timeZone, this.deps.now()),
-      });
-    return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
+    const { schedules } = this.deps;
+    if (change === 'remove') await schedules.remove(schedule.id);
+    else if (change === 'pause')
+      await schedules.setStatus(
+        schedule.id,
+        'paused',
+        // Paused by someone else (a member of its channel): its owner is told who, once.
+        schedule.owner === actor.id ? {} : { reason: `${PAUSED_BY}${(await actor.name?.()) ?? actor.id}` },
+      );
+    else {
+      const next = nextSlot(schedule.cron, schedule.timeZone, this.deps.now());
+      const over = await schedules.resume(schedule, next, this.deps.limits);
+      if (over) return { done: false, sentence: limitSentence(over, 'resume') };
+    }
+    return { done: true, schedule: (await schedules.get(schedule.id)) ?? schedule };
   }
 
   /** Whether a schedule's runs are reviewed, and where they go (new threads or one digest thread). */
@@ -125,16 +159,33 @@ export class ScheduleService {
     return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
   }
 
-  private async owned(idOrPrefix: string, actor: ScheduleActor): Promise<ScheduleRow | { sentence: string }> {
+  /** The schedule named, if `actor` may change it (or, `pausing`, pause it). */
+  private async owned(
+    idOrPrefix: string,
+    actor: ScheduleActor,
+    pausing = false,
+  ): Promise<ScheduleRow | { sentence: string }> {
     const found = await this.deps.schedules.findByPrefix(idOrPrefix);
     if (found.length !== 1)
       return {
         sentence: found.length
           ? `"${idOrPrefix}" names more than one schedule: give more of its id.`
-          : `No schedule ${idOrPrefix || 'was named'}: ${actor.lists} shows yours.`,
+          : `No schedule ${idOrPrefix || 'was named'} (give at least the first 8 characters of its id): ${actor.lists} shows yours.`,
       };
     const schedule = found[0]!;
     if (schedule.owner === actor.id || (await actor.mayManage?.())) return schedule;
+    if (pausing && (await actor.mayPause?.(schedule))) return schedule;
     return { sentence: `Schedule ${schedule.id.slice(0, 8)} is ${schedule.owner}'s, not yours.` };
   }
+}
+
+/** How the reason of a pause by someone other than its owner starts (the owner's DM reads it so). */
+export const PAUSED_BY = 'paused by ';
+
+function limitSentence(over: OverLimit, doing: 'add' | 'resume'): string {
+  const what =
+    over.over === 'person'
+      ? `You already have ${over.limit} active schedules, the most one person may have (SCHEDULES_PER_PERSON)`
+      : `This channel already has ${over.limit} active schedules, the most one channel may have (SCHEDULES_PER_CHANNEL)`;
+  return `${what}: pause or remove one first${doing === 'resume' ? ', then resume this one' : ''}.`;
 }

@@ -24,7 +24,10 @@ export interface ScheduledRunsDeps {
    */
   slack?: {
     opening(schedule: ScheduleRow, sessionId: string): Promise<RunOpening>;
-    /** Says in the schedule's channel that its run for `slot` was refused, and why (once per slot). */
+    /**
+     * Records that its run for `slot` was refused, and why, to be said in its
+     * channel with its owner's other refusals there (`notifyRefusals`, after the pass).
+     */
     refused(schedule: ScheduleRow, slot: Date, sentence: string): Promise<void>;
   };
   /** PLAN_REVIEW_SECONDS: how long a reviewed schedule's run waits for [Start now] (0: no review anywhere). */
@@ -32,7 +35,7 @@ export interface ScheduledRunsDeps {
   log: Logger;
 }
 
-/** Due slots looked at per pass: the rest wait for the next pass, earliest first. */
+/** Due slots looked at per pass (each owner's earliest first): the rest wait for the next pass. */
 const PER_PASS = 50;
 
 /**
@@ -116,7 +119,7 @@ async function admit(deps: ScheduledRunsDeps, s: ScheduleRow, slot: Date): Promi
     return true;
   }
   const sentence = refusalLine(started.refusal);
-  // Said before the slot is settled: a crash in between says it again only if it did not land.
+  // Recorded before the slot is settled: a crash in between records it again, once.
   if (s.origin === 'slack') await deps.slack!.refused(s, slot, sentence);
   const result = `not started: ${sentence}`;
   const { paused } = await settle({ result, failed: true });

@@ -1,5 +1,7 @@
+import type { RefusalGroup } from '../../sessions/records/schedule-refusals.js';
 import type { ScheduleRow } from '../../sessions/records/schedule-row.js';
 import { PAUSE_AFTER_FAILURES } from '../../sessions/records/schedule-store.js';
+import { PAUSED_BY } from '../../sessions/schedules/schedule-service.js';
 import { count, noticeMessage, oneLine, type SlackMessage } from './messages.js';
 import { safeSentence, safeText } from './mrkdwn.js';
 
@@ -16,7 +18,7 @@ export function slackTime(at: Date, timeZone: string): string {
   return `<!date^${Math.floor(at.getTime() / 1000)}^{date_short_pretty} {time}|${fallback} ${timeZone}>`;
 }
 
-const short = (s: ScheduleRow) => s.id.slice(0, 8);
+const short = (s: Pick<ScheduleRow, 'id'>) => s.id.slice(0, 8);
 
 /** The reply to `/research every …`: what was scheduled, where, and when it first runs. */
 export function scheduledReply(s: ScheduleRow): string {
@@ -64,15 +66,31 @@ export function pausedMessage(s: ScheduleRow): SlackMessage {
       ? `${PAUSE_AFTER_FAILURES} runs in a row did not finish; the last: ${safeSentence(s.pausedReason ?? 'unknown')}`
       : safeSentence(s.pausedReason ?? 'unknown');
   const where = s.channelId ? ` in <#${s.channelId}>` : '';
+  // Paused by a member of its channel, not by itself: "was paused by …".
+  const how = s.pausedReason?.startsWith(PAUSED_BY) ? 'was' : 'paused itself:';
   return noticeMessage(
-    `:double_vertical_bar: Your scheduled research \`${short(s)}\` (${s.cadence}${where}) paused itself: ${why}\n> ${safeText(s.question)}\nOnce that is fixed, resume it with \`/research schedule resume ${short(s)}\`.`,
+    `:double_vertical_bar: Your scheduled research \`${short(s)}\` (${s.cadence}${where}) ${how} ${why}\n> ${safeText(s.question)}\nOnce that is fixed, resume it with \`/research schedule resume ${short(s)}\`.`,
   );
 }
 
-/** In the schedule's channel: this slot's run did not start, and why (a cap, the per-person limit). */
-export function refusedMessage(s: ScheduleRow, sentence: string): SlackMessage {
+/** Questions named in one refusal message; the rest are counted. */
+const REFUSALS_LISTED = 5;
+
+/**
+ * In the schedules' channel (or digest thread): an owner's runs due at one
+ * slot did not start, and why (a cap, the per-person limit). The owner is
+ * named as Slack shows them, not mentioned: a refusal is no reason to ping.
+ */
+export function refusalsMessage(group: RefusalGroup, ownerName: string): SlackMessage {
+  const n = group.schedules.length;
+  const what = n === 1 ? `Scheduled research \`${short(group.schedules[0]!)}\`` : `${n} scheduled researches`;
+  const listed = group.schedules
+    .slice(0, REFUSALS_LISTED)
+    .map((s) => `> \`${short(s)}\` ${safeText(oneLine(s.question, 200))}`);
+  if (n > REFUSALS_LISTED)
+    listed.push(`> …and ${n - REFUSALS_LISTED} more (\`/research schedules\` lists them)`);
   return noticeMessage(
-    `:repeat: Scheduled research \`${short(s)}\` for <@${s.owner}> did not start: ${safeSentence(sentence)}\n> ${safeText(s.question)}`,
+    `:repeat: ${what} of ${safeText(ownerName)} did not start: ${safeSentence(group.sentence)}\n${listed.join('\n')}`,
   );
 }
 

@@ -38,16 +38,19 @@ async function setUp(options: { perUser?: number } = {}) {
   };
   const add = async (firstSlot: Date, owner = 'ana') => {
     const id = randomUUID();
-    await schedules.add({
-      id,
-      origin: 'cli',
-      owner,
-      question: 'What changed in EU AI rules this week?',
-      cadence: 'weekly on monday at 09:00',
-      cron: WEEKLY,
-      timeZone: ZONE,
-      nextRunAt: firstSlot,
-    });
+    await schedules.add(
+      {
+        id,
+        origin: 'cli',
+        owner,
+        question: 'What changed in EU AI rules this week?',
+        cadence: 'weekly on monday at 09:00',
+        cron: WEEKLY,
+        timeZone: ZONE,
+        nextRunAt: firstSlot,
+      },
+      { perPerson: 10_000, perChannel: 10_000 },
+    );
     return id;
   };
   const runsOf = async (id: string) =>
@@ -93,6 +96,27 @@ describe.each([
     const row = await schedules.get(id);
     expect(row).toMatchObject({ runs: 3, lastResult: 'started', failures: 0, pendingSlot: null });
     expect(row!.nextRunAt.toISOString()).toBe('2026-11-16T14:00:00.000Z');
+  });
+
+  it("take each owner's earliest slot first: one person's 120 refused slots do not keep another's waiting", async () => {
+    const { deps, add, runsOf } = await setUp();
+    const slot = new Date('2026-11-02T14:00:00Z');
+    // Ana's are all earlier than Bob's, and all refused (her limit reached); a pass looks at 50 slots.
+    for (let i = 0; i < 120; i++) await add(new Date(slot.getTime() - (i + 1) * 1000), 'ana');
+    const bob = await add(slot, 'bob');
+    const refused = { started: false as const, refusal: { kind: 'too_many' as const, active: 2, limit: 2 } };
+    const admitted = await runDueSlots(
+      {
+        ...deps,
+        service: {
+          queue: async (request, opening) =>
+            request.session.requester === 'ana' ? refused : deps.service.queue(request, opening),
+        },
+      },
+      new Date(slot.getTime() + 1000),
+    );
+    expect(admitted).toBe(1);
+    expect(await runsOf(bob)).toHaveLength(1);
   });
 
   it('give one run when two workers reach the same slot at once', async () => {
