@@ -1,6 +1,9 @@
 // The scheduler's overhead with 1,000 schedules on real Postgres: what a pass costs when nothing is due
 // (every worker makes one every 10 s), and per due slot (taken, admitted as a queued session, settled),
-// with two workers passing at once over the same 200 due slots (none may run twice).
+// with two workers passing at once over the same 200 due slots (none may run twice). Then fairness: how late
+// an unrelated person's Slack slot is admitted while 100 and 1,000 of one person's Slack schedules, due at the
+// same minute, are refused (her per-person limit reached), Slack's side through the real Web API client and
+// its rate limits against the in-repo fake Slack; and how many messages say those refusals.
 //   npm run bench:schedules
 import { randomUUID } from 'node:crypto';
 import { MIGRATIONS_DIR } from '../src/compose.js';
@@ -9,8 +12,13 @@ import { ScheduleStore } from '../src/sessions/records/schedule-store.js';
 import { SessionStore } from '../src/sessions/records/session-store.js';
 import { nextSlot } from '../src/sessions/schedules/cadence.js';
 import { runDueSlots, type ScheduledRunsDeps } from '../src/sessions/schedules/scheduled-runs.js';
+import { slackApiFor } from '../src/slack/api/slack-clients.js';
+import { SlackRateLimits } from '../src/slack/api/slack-rate-limits.js';
+import { ChannelMembers } from '../src/slack/channel-members.js';
+import { scheduledSlack } from '../src/slack/schedules/scheduled-slack.js';
 import { openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
+import { fakeSlackServer } from '../test/fakes/fake-slack-server.js';
 import { testService } from '../test/helpers/session-room.js';
 import { benchDatabase, writeStats } from './lib/bench-database.js';
 import { fmt, median, percentile, report } from './lib/stats.js';
@@ -115,6 +123,98 @@ try {
 } finally {
   await db.close().catch(() => {});
   await drop();
+}
+
+// Fairness: one person's refused Slack schedules and another's slot at the same minute.
+for (const refusedCount of [100, 1000]) {
+  const { url: fairUrl, drop: dropFair } = await benchDatabase(`fair${refusedCount}`);
+  const fair = await openDatabase({ url: fairUrl, dataDir: '', maxConnections: 10 });
+  const slack = await fakeSlackServer();
+  slack.members.set('C1', ['ana', 'bob']);
+  try {
+    await migrate(fair.pool, MIGRATIONS_DIR);
+    const schedules = new ScheduleStore(fair.pool);
+    const sessions = new SessionStore(fair.pool);
+    const api = slackApiFor('delivery', 'xoxb-test-token', new SlackRateLimits(), silentLogger, slack.apiUrl);
+    const scheduled = scheduledSlack({
+      api,
+      schedules,
+      sessions,
+      members: new ChannelMembers(api),
+      log: silentLogger,
+    });
+    const slot = new Date('2026-11-30T09:00:00Z');
+    for (let i = 0; i <= refusedCount; i++) {
+      const owner = i === refusedCount ? 'bob' : 'ana';
+      await schedules.add(
+        {
+          id: randomUUID(),
+          origin: 'slack',
+          owner,
+          teamId: 'T1',
+          channelId: 'C1',
+          question: `Topic ${i}?`,
+          cadence: 'daily at 09:00',
+          cron: '0 9 * * *',
+          timeZone: 'UTC',
+          // Every one at 09:00, as a cadence in words gives them.
+          nextRunAt: slot,
+        },
+        { perPerson: 10_000, perChannel: 10_000 },
+      );
+    }
+    const room = testService(fair, { rules: async () => ({ perUser: 10_000, caps: {}, costUsd: null }) });
+    const started = performance.now();
+    let bobAdmittedMs = Number.NaN;
+    const deps: ScheduledRunsDeps = {
+      schedules,
+      service: {
+        queue: async (request, opening) => {
+          // Ana has reached her per-person limit: each of her runs is refused.
+          if (request.session.requester === 'ana')
+            return { started: false, refusal: { kind: 'too_many', active: 2, limit: 2 } };
+          const result = await room.queue(request, opening);
+          bobAdmittedMs = performance.now() - started;
+          return result;
+        },
+      },
+      exists: async (id) => (await sessions.get(id)) !== null,
+      slack: scheduled,
+      planReviewSeconds: 0,
+      log: silentLogger,
+    };
+    let passes = 0;
+    let passesMs = 0;
+    const now = new Date(slot.getTime() + 5000);
+    for (;;) {
+      const before = performance.now();
+      await runDueSlots(deps, now);
+      await scheduled.notifyRefusals();
+      passes++;
+      passesMs += performance.now() - before;
+      const { rows } = await fair.pool.query(
+        `SELECT (SELECT count(*) FROM schedules WHERE pending_slot IS NOT NULL OR next_run_at <= $1)::int AS due,
+           (SELECT count(*) FROM schedule_refusals)::int AS unsaid`,
+        [now],
+      );
+      if (rows[0].due === 0 && rows[0].unsaid === 0) break;
+    }
+    const said = slack.messages.filter((m) => m.channel === 'C1' && m.text.includes('did not start'));
+    const slackCalls = slack.calls.length;
+    figures[`bobDelayMsWith${refusedCount}Refused`] = bobAdmittedMs;
+    figures[`passesFor${refusedCount}Refused`] = passes;
+    figures[`msFor${refusedCount}Refused`] = passesMs;
+    figures[`refusalMessagesFor${refusedCount}`] = said.length;
+    figures[`slackCallsFor${refusedCount}`] = slackCalls;
+    console.log(
+      `${refusedCount} of one person's Slack schedules refused at one minute: another person's slot admitted after ${fmt(bobAdmittedMs, 0)} ms; ` +
+        `all ${refusedCount + 1} slots settled and said in ${passes} pass(es), ${fmt(passesMs, 0)} ms; ${said.length} refusal message(s), ${slackCalls} Slack calls`,
+    );
+  } finally {
+    await fair.close().catch(() => {});
+    await slack.close();
+    await dropFair();
+  }
 }
 report('schedules', figures);
 process.exit(0);

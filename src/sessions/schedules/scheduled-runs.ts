@@ -35,8 +35,10 @@ export interface ScheduledRunsDeps {
   log: Logger;
 }
 
-/** Due slots looked at per pass (each owner's earliest first): the rest wait for the next pass. */
-const PER_PASS = 50;
+/** Due slots read at once (each owner's earliest first); a pass reads more while it has time. */
+const PER_BATCH = 50;
+/** A pass reads no new batch after this long: the rest wait for the next pass. */
+const PASS_MS = 5000;
 
 /**
  * One pass of the scheduler, run by every worker: each due slot is taken by
@@ -50,17 +52,22 @@ const PER_PASS = 50;
 export async function runDueSlots(deps: ScheduledRunsDeps, now: Date): Promise<number> {
   let admitted = 0;
   const origins = deps.slack ? (['slack', 'cli'] as const) : (['cli'] as const);
-  for (const schedule of await deps.schedules.due(now, PER_PASS, origins)) {
-    const slot = await takeSlot(deps.schedules, schedule, now);
-    if (!slot) continue;
-    try {
-      if (await admit(deps, schedule, slot)) admitted++;
-    } catch (err) {
-      // The slot stays pending: it is taken again once stale (a database blip, the process stopping).
-      deps.log.error({ err, scheduleId: schedule.id }, 'a scheduled run could not be admitted');
+  const started = performance.now();
+  for (;;) {
+    const batch = await deps.schedules.due(now, PER_BATCH, origins);
+    for (const schedule of batch) {
+      const slot = await takeSlot(deps.schedules, schedule, now);
+      if (!slot) continue;
+      try {
+        if (await admit(deps, schedule, slot)) admitted++;
+      } catch (err) {
+        // The slot stays pending: it is taken again once stale (a database blip, the process stopping).
+        deps.log.error({ err, scheduleId: schedule.id }, 'a scheduled run could not be admitted');
+      }
     }
+    // Every slot read was taken, settled or left pending: the next batch holds others.
+    if (batch.length < PER_BATCH || performance.now() - started > PASS_MS) return admitted;
   }
-  return admitted;
 }
 
 async function takeSlot(schedules: ScheduleStore, s: ScheduleRow, now: Date): Promise<Date | null> {

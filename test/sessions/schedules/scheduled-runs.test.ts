@@ -105,17 +105,23 @@ describe.each([
     for (let i = 0; i < 120; i++) await add(new Date(slot.getTime() - (i + 1) * 1000), 'ana');
     const bob = await add(slot, 'bob');
     const refused = { started: false as const, refusal: { kind: 'too_many' as const, active: 2, limit: 2 } };
+    const order: string[] = [];
     const admitted = await runDueSlots(
       {
         ...deps,
         service: {
-          queue: async (request, opening) =>
-            request.session.requester === 'ana' ? refused : deps.service.queue(request, opening),
+          queue: async (request, opening) => {
+            order.push(request.session.requester);
+            return request.session.requester === 'ana' ? refused : deps.service.queue(request, opening);
+          },
         },
       },
       new Date(slot.getTime() + 1000),
     );
     expect(admitted).toBe(1);
+    expect(order).toHaveLength(121);
+    // Bob's slot is taken in the first turn (after Ana's earliest), not after her 120.
+    expect(order.indexOf('bob')).toBe(1);
     expect(await runsOf(bob)).toHaveLength(1);
   });
 
