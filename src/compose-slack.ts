@@ -99,7 +99,12 @@ export async function startApp(
     planReviewSeconds: slack.planReviewSeconds,
   };
   const members = new ChannelMembers(api);
-  const questions = new SlackReportQuestions({ ...starting, asking: room.asking, answers: store.answers });
+  const questions = new SlackReportQuestions({
+    ...starting,
+    asking: room.asking,
+    answers: store.answers,
+    canRead: (channel, user) => members.has(channel, user),
+  });
   const reuse = new SlackReuse({
     ...starting,
     library: room.library,

@@ -62,7 +62,7 @@ function register(
     [ACTION.cancel, (id, user) => service.cancel(id, user)],
     [ACTION.startNow, (id, user) => service.startNow(id, user)],
     [ACTION.researchMore, (id, user) => service.researchMore(id, user)],
-    [ACTION.researchThis, (value, user) => questions.researchThis(value, user)],
+    [ACTION.researchThis, (value, user, _trigger, channel) => questions.researchThis(value, user, channel)],
     [ACTION.editPlan, (id, user, trigger) => review.openEditor(id, user, trigger)],
   ];
   for (const [id, run] of clicks) app.action<BlockAction>(id, button(run));

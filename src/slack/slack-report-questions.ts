@@ -2,6 +2,7 @@ import { describeError } from '../ports/errors.js';
 import type { AnswerStore } from '../sessions/records/answer-store.js';
 import type { SessionRow } from '../sessions/records/session-store.js';
 import { type Asked, ReportAsking } from '../sessions/report-asking.js';
+import { type CanRead, mayRead } from '../sessions/report-visibility.js';
 import type { SlackApi } from './api/slack-api.js';
 import { previousResearch } from './follow-up-context.js';
 import { answerMessage, unansweredMessage } from './render/answer-message.js';
@@ -10,10 +11,14 @@ import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { PostedMessage } from './slack-sessions.js';
 import { threadOf } from './thread/closing-intents.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface SlackReportQuestionsDeps extends SessionStarterDeps {
   api: SlackApi;
   asking: ReportAsking;
   answers: AnswerStore;
+  /** Who may read a conversation: a click is checked against the report it names. */
+  canRead: CanRead;
 }
 
 /**
@@ -78,10 +83,20 @@ export class SlackReportQuestions {
     this.deps.deliver();
   }
 
-  /** [Research this]: the unanswered question becomes a follow-up research in the thread, seeded with the report. */
-  async researchThis(value: string, userId: string): Promise<string | undefined> {
-    const [sessionId, answerId] = value.split(':');
-    const report = sessionId ? await this.deps.sessions.get(sessionId) : null;
+  /**
+   * [Research this]: the unanswered question becomes a follow-up research in
+   * the thread, seeded with the report, for someone who clicked where the
+   * report is and may read it there.
+   */
+  async researchThis(value: string, userId: string, channelId: string): Promise<string | undefined> {
+    const [sessionId = '', answerId] = value.split(':');
+    const report = UUID.test(sessionId) ? await this.deps.sessions.get(sessionId) : null;
+    if (
+      report &&
+      (report.channelId !== channelId ||
+        !(await mayRead(report, { userId, teamId: report.teamId ?? '' }, this.deps.canRead, this.deps.log)))
+    )
+      return 'You can research this only in the thread where it was asked, as someone who can read it.';
     const asked = report
       ? (await this.deps.answers.list(report.id)).find((a) => String(a.id) === answerId)
       : undefined;

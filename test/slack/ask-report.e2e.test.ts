@@ -22,6 +22,7 @@ describe('asking a finished report in its thread', () => {
       {},
       { localPages: true, pageText: PAGES },
     );
+    h.slack.members.set('C1', ['UANN', 'UBOB']);
     const app = await h.start();
     const ts = '1800000900.000001';
     const mention = (text: string, at: string, user = 'UBOB') =>
@@ -79,6 +80,29 @@ describe('asking a finished report in its thread', () => {
     );
     const button = unanswered.blocks.find((b) => b.type === 'actions')!.elements![0]!;
     expect(button.action_id).toBe('research_this');
+    // Someone outside the channel, or a click claiming another conversation, starts nothing.
+    for (const [user, channel, id] of [
+      ['UEVE', 'C1', 'eve'],
+      ['UBOB', 'C2', 'elsewhere'],
+    ] as const) {
+      await signedPost(
+        app.url,
+        buttonClick(
+          'research_this',
+          String(button.value),
+          user,
+          { channel, ts: unanswered.ts },
+          h.slack.responseUrl(id),
+        ),
+        FORM,
+      );
+      const reply = await eventually(
+        () => h!.slack.responses.find((r) => r.url.endsWith(`/${id}`)),
+        10_000,
+        id,
+      );
+      expect(String(reply.body.text)).toMatch(/^You can research this only in the thread where it was asked/);
+    }
     await signedPost(
       app.url,
       buttonClick(
