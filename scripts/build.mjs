@@ -1,6 +1,6 @@
 // Builds the CLI and service once (at install: npm's `prepare`), so a command starts without compiling
 // TypeScript: dist/main.js with its chunks (the commands load only when one runs) and the reading
-// thread's dist/read-worker.mjs. bin/deep-research.js runs this build while it is newer than every
+// thread's dist/read-worker.mjs and the embedded database's thread, dist/pglite-thread.mjs. bin/deep-research.js runs this build while it is newer than every
 // source, and the sources through tsx otherwise.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -39,3 +39,5 @@ await build({
   },
   outfile: 'dist/read-worker.mjs',
 });
+// The embedded database's thread: plain JavaScript importing only packages, beside the chunk that starts it.
+await build({ ...common, entryPoints: ['src/store/pglite-thread.mjs'], outfile: 'dist/pglite-thread.mjs' });

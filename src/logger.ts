@@ -7,7 +7,11 @@ import { redactSecrets } from './redact-secrets.js';
  * fields of logged objects, and the message and stack of logged errors (a
  * provider's error body may echo the key it was sent).
  */
-export function createLogger(level: string, secrets: readonly string[] = []): Logger {
+export function createLogger(
+  level: string,
+  secrets: readonly string[] = [],
+  destination: pino.DestinationStream = pino.destination(2),
+): Logger {
   const scrub = (err: unknown) => {
     const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
     if (!out || typeof out !== 'object') return out;
@@ -24,7 +28,14 @@ export function createLogger(level: string, secrets: readonly string[] = []): Lo
         censor: '[redacted]',
       },
       serializers: { err: scrub },
+      // A message's own words too (a sentence naming an address it could not reach).
+      hooks: {
+        logMethod(args, method) {
+          const clean = args.map((a) => (typeof a === 'string' ? redactSecrets(a, secrets) : a));
+          return method.apply(this, clean as typeof args);
+        },
+      },
     },
-    pino.destination(2),
+    destination,
   );
 }

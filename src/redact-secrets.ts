@@ -6,6 +6,8 @@ const SHAPES = [
   /\btvly-[A-Za-z0-9_-]{8,}/g, // Tavily
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
 ];
+/** A URL's `user:password@` in any text (an error quoting the address it could not reach). */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@:]+:[^\s/?#@]+@/gi;
 /** `api_key=…`, `"token": "…"`: the name stays, the value goes. */
 const ASSIGNED = /\b(api[_-]?key|token|secret|password)(["']?\s*[:=]\s*["']?)[^\s"',&}]{6,}/gi;
 
@@ -15,7 +17,7 @@ const ASSIGNED = /\b(api[_-]?key|token|secret|password)(["']?\s*[:=]\s*["']?)[^\
  * were sent, and those bodies end up in logs and messages.
  */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
+  let out = text.replace(URL_CREDENTIALS, '$1***:***@');
   out = out.replace(ASSIGNED, '$1$2[redacted]');
   for (const shape of SHAPES) out = out.replace(shape, '[redacted]');
   for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
@@ -29,17 +31,40 @@ function secretParams(url: URL): [string, string][] {
   return [...url.searchParams.entries()].filter(([name]) => SECRET_PARAM.test(name));
 }
 
-/** A URL fit to show: its password, and credentials passed as query parameters, replaced by `***`. */
+/**
+ * A URL fit to show, the one way every URL setting is printed (`/healthz`,
+ * `doctor`, `where`, logs, errors): its password, a user name that is a
+ * token (see urlCredentials), and credentials passed as query parameters,
+ * replaced by `***`.
+ */
 export function urlWithoutSecrets(url: string): string {
   if (!URL.canParse(url)) return '(an unreadable URL)';
   const parsed = new URL(url);
+  if (lonePossibleToken(parsed)) parsed.username = '***';
   if (parsed.password) parsed.password = '***';
   for (const [name] of secretParams(parsed)) parsed.searchParams.set(name, '***');
   return parsed.toString();
 }
 
-/** Names of variables whose values are never echoed: keys, tokens, secrets and connection strings with passwords. */
-export const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
+/**
+ * The credentials a URL carries: its password and secret query parameters,
+ * and a user name that stands alone and is long enough to be a token
+ * (`https://<token>@host`); a plain user name (`postgres`) is no secret.
+ */
+function urlCredentials(value: string): string[] {
+  if (!URL.canParse(value)) return [];
+  const url = new URL(value);
+  const token = lonePossibleToken(url) ? [url.username] : [];
+  // libpq takes the password in the query too (`?password=…`).
+  return [...token, url.password, ...secretParams(url).map(([, v]) => v)]
+    .filter(Boolean)
+    .map((v) => decodeURIComponent(v));
+}
+
+const lonePossibleToken = (url: URL) => !url.password && url.username.length >= 16;
+
+/** Names of variables whose values are never echoed: keys, tokens, secrets, and URLs (which may carry credentials). */
+export const SECRET = /KEY|TOKEN|SECRET|_URL$/;
 
 /**
  * The secret values in an environment (keys, tokens, the database password),
@@ -50,13 +75,9 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
   const found: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!value || !SECRET.test(name)) continue;
-    if (name === 'DATABASE_URL') {
-      if (!URL.canParse(value)) continue;
-      const url = new URL(value);
-      // libpq takes the password in the query too (`?password=…`).
-      for (const password of [decodeURIComponent(url.password), ...secretParams(url).map(([, v]) => v)])
-        if (password) found.push(password);
-    } else if (value.trim().length >= 6) found.push(value.trim());
+    // A URL setting (DATABASE_URL, OPENAI_BASE_URL…) is shown masked; what is secret in it is its credentials.
+    if (name.endsWith('_URL')) found.push(...urlCredentials(value));
+    else if (value.trim().length >= 6) found.push(value.trim());
   }
   return found;
 }

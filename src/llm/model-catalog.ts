@@ -1,4 +1,5 @@
 import { ConfigError } from '../ports/errors.js';
+import { urlWithoutSecrets } from '../redact-secrets.js';
 
 /** A model server's address and key. */
 export interface ServerAccess {
@@ -22,8 +23,9 @@ export type ModelCatalog = { kind: 'listed'; models: ListedModel[] } | { kind: '
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** The server's address as it is shown and told apart (credentials in it masked). */
 export function serverAddress(access: ServerAccess): string {
-  return access.baseURL ?? 'https://api.openai.com/v1';
+  return urlWithoutSecrets(access.baseURL ?? 'https://api.openai.com/v1');
 }
 
 /**

@@ -9,6 +9,8 @@ const NETWORK = new Set([
   'EPIPE',
   'EAI_AGAIN',
   'ENOTFOUND',
+  // The embedded database's socket is gone: the process that served it ended.
+  'ENOENT',
 ]);
 // admin/crash shutdown, starting up, too many connections, statement timeout (a frozen or overloaded server).
 const SERVER = new Set(['57P01', '57P02', '57P03', '53300', '57014']);

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
+import { keepPrivate, type ServedDatabase, serveEmbedded, socketUrl } from './embedded-database.js';
 import { claimEmbedded } from './embedded-lock.js';
 
 /** A pool, or one client inside a transaction: what a statement needs to run. */
@@ -51,12 +49,13 @@ export interface Database {
 }
 
 /**
- * `url` set: that Postgres. Unset: PGlite under `dataDir`, served in-process
- * over its socket server so `pg` reaches it through the same code path. The
- * embedded database is single-session: transactions must stay short and never
- * await another query while open, and only one process opens it; a short
- * command joins it through that process's socket, a long one is refused in
- * one sentence (embedded-lock.ts).
+ * `url` set: that Postgres. Unset: PGlite under `dataDir`, served by a thread
+ * of this process on a Unix socket only this user may open, so `pg` reaches
+ * it through the same code path (embedded-database.ts). The embedded
+ * database is single-session: transactions must stay short and never await
+ * another query while open, and only one process opens it; a short command
+ * joins it through that process's socket, a long one is refused in one
+ * sentence (embedded-lock.ts).
  */
 export async function openDatabase(options: {
   url?: string;
@@ -84,46 +83,37 @@ export async function openDatabase(options: {
     watch(pool);
     return { pool, url: options.url, embedded: false, close: () => pool.end() } satisfies Database;
   }
-  const dir = resolve(options.dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
-  const claim = await claimEmbedded(
-    resolve(options.dataDir),
-    resolve(options.dataDir, 'pglite.lock'),
-    options,
-  );
-  const served = (address: string) => {
-    const url = `postgres://postgres@${address}/postgres?sslmode=disable`;
+  const dataDir = resolve(options.dataDir);
+  const dir = resolve(dataDir, 'pglite');
+  keepPrivate(dataDir, dir);
+  const claim = await claimEmbedded(dataDir, resolve(dataDir, 'pglite.lock'), options);
+  const served = (socketDir: string) => {
+    const url = socketUrl(socketDir);
     const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5, ...limits });
     watch(pool);
     return { pool, url };
   };
   if (!claim.owner) {
-    const { pool, url } = served(`127.0.0.1:${claim.port}`);
+    const { pool, url } = served(claim.socketDir);
     return { pool, url, embedded: true, close: () => pool.end() } satisfies Database;
   }
-  let db: PGlite | undefined;
-  let server: PGLiteSocketServer;
+  let server: ServedDatabase;
   try {
-    db = await PGlite.create(dir);
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 20 });
-    await server.start();
+    server = await serveEmbedded(dataDir, dir);
   } catch (error) {
-    await db?.close().catch(() => {});
     claim.unlock();
     throw error;
   }
-  const embedded = db;
-  const { pool, url } = served(server.getServerConn());
+  const { pool, url } = served(server.socketDir);
   return {
     pool,
     url,
     embedded: true,
     // Not at once: a process joining while this one migrates would migrate too (one session: one advisory lock).
-    share: () => claim.publish(Number(server.getServerConn().split(':').at(-1))),
+    share: () => claim.publish(server.socketDir),
     close: async () => {
       await pool.end();
-      await server.stop();
-      await embedded.close();
+      await server.close();
       claim.unlock();
     },
   } satisfies Database;

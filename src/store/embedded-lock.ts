@@ -3,16 +3,16 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError } from '../ports/errors.js';
 
-/** This process opens the folder (and serves it on `port` once `publish`ed), or joins the process that has. */
+/** This process opens the folder (and serves it in `socketDir` once `publish`ed), or joins the process that has. */
 export type EmbeddedClaim =
-  | { owner: true; publish(port: number): void; unlock(): void }
-  | { owner: false; pid: number; port: number };
+  | { owner: true; publish(socketDir: string): void; unlock(): void }
+  | { owner: false; pid: number; socketDir: string };
 
 interface Owner {
   pid: number;
   host: string;
-  /** Where the owner serves the database to the processes that join it (set once it is open). */
-  port?: number;
+  /** The folder of the Unix socket the owner serves the database on to the processes that join it (set once it is open). */
+  socket?: string;
   /** What the owner runs, for the sentence a refused process reads. */
   command?: string;
 }
@@ -24,9 +24,9 @@ const OPENING_WAIT_MS = 15_000;
  * The embedded database belongs to one process at a time: two PGlite
  * instances on one folder corrupt each other's reads (seen as "unnamed
  * prepared statement does not exist", read timeouts, sessions left
- * running). The owner leaves its PID, and once open the port it serves the
- * database on, in the folder. A short command (`cancel`, `sessions`,
- * `ask --background`…) may `join` a live owner through that port; a
+ * running). The owner leaves its PID, and once open the folder of the
+ * socket it serves the database on, in the folder. A short command (`cancel`, `sessions`,
+ * `ask --background`…) may `join` a live owner through that socket; a
  * long one is refused in one sentence naming the owner, since its database
  * would go when the owner ends. A lock left by a process that died is taken.
  */
@@ -38,12 +38,13 @@ export async function claimEmbedded(
   const me: Owner = { pid: process.pid, host: hostname(), ...(command && { command }) };
   for (let attempt = 0; ; attempt++) {
     try {
-      writeFileSync(lock, JSON.stringify(me), { flag: 'wx' });
+      // The owner's user's alone (0600 whatever the umask), as the folder is.
+      writeFileSync(lock, JSON.stringify(me), { flag: 'wx', mode: 0o600 });
       return {
         owner: true,
         // Renamed into place: a reader never sees it half written.
-        publish: (port) => {
-          writeFileSync(`${lock}.${process.pid}`, JSON.stringify({ ...me, port }));
+        publish: (socket) => {
+          writeFileSync(`${lock}.${process.pid}`, JSON.stringify({ ...me, socket }), { mode: 0o600 });
           renameSync(`${lock}.${process.pid}`, lock);
         },
         unlock: () => {
@@ -57,11 +58,11 @@ export async function claimEmbedded(
     let owner = readOwner(lock) ?? (await sleep(200).then(() => readOwner(lock)));
     if (owner && owner.host === hostname() && alive(owner.pid)) {
       if (!join) throw inUse(dataDir, owner);
-      for (const started = Date.now(); owner && !owner.port && Date.now() - started < OPENING_WAIT_MS; ) {
+      for (const started = Date.now(); owner && !owner.socket && Date.now() - started < OPENING_WAIT_MS; ) {
         await sleep(100);
         owner = readOwner(lock);
       }
-      if (owner?.port && alive(owner.pid)) return { owner: false, pid: owner.pid, port: owner.port };
+      if (owner?.socket && alive(owner.pid)) return { owner: false, pid: owner.pid, socketDir: owner.socket };
       if (owner && alive(owner.pid)) throw inUse(dataDir, owner);
     }
     // Left by a process that died (or unreadable): taken over.

@@ -1,7 +1,7 @@
 import { retryDelayMs, sleep } from '../../http/retry-delay.js';
 import { ConfigError, ProviderError } from '../../ports/errors.js';
 import type { Logger } from '../../ports/logger.js';
-import { redactSecrets } from '../../redact-secrets.js';
+import { redactSecrets, urlWithoutSecrets } from '../../redact-secrets.js';
 import { type InteractionView, readInteraction } from './interaction-view.js';
 
 export interface InteractionsApiOptions {
@@ -151,7 +151,7 @@ export class InteractionsApi {
       );
     return new ProviderError(
       'hosted_connection',
-      `Could not reach the Gemini API at ${this.options.baseURL}: ${message}`,
+      `Could not reach the Gemini API at ${urlWithoutSecrets(this.options.baseURL)}: ${message}`,
       true,
       { cause: error },
     );
