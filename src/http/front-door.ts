@@ -23,7 +23,7 @@ export interface FrontDoor {
 export async function openFrontDoor(port: number, host?: string): Promise<FrontDoor> {
   let reason = 'starting';
   let listener: RequestListener | undefined;
-  const server = createServer((req, res) => {
+  const server = createServer(CONNECTION_LIMITS, (req, res) => {
     if (listener) return listener(req, res);
     const health = new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
     // A caller's body is not read: closing the connection lets it go unsent.
@@ -60,6 +60,20 @@ export async function openFrontDoor(port: number, host?: string): Promise<FrontD
 }
 
 const CLOSE_GRACE_MS = 5000;
+
+/**
+ * What a caller gets to send a request: Slack's events and clicks and
+ * OpenAI's webhooks are small and sent at once, and Slack gives up on an ack
+ * after 3 s, so a connection that has not sent its headers in 10 s, or its
+ * whole request in 15 s, is closed (checked every 2 s) instead of being held
+ * for Node's 60 s and 300 s; an idle kept-alive connection goes after 5 s.
+ */
+export const CONNECTION_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 15_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 2_000,
+} as const;
 
 function portError(error: NodeJS.ErrnoException, port: number): ConfigError | undefined {
   if (error.code === 'EADDRINUSE')

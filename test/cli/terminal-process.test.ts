@@ -236,10 +236,10 @@ describe('the CLI as a process', () => {
   it('queues research with ask --background for a worker that has the embedded database open', async () => {
     const embedded = { ...env.env, DATABASE_URL: '', DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-data-')) };
     const worker = cli(['worker'], embedded);
-    // Open, and served to the processes that join it, once its lock names a port.
+    // Open, and served to the processes that join it, once its lock names its socket's folder.
     const lock = join(embedded.DATA_DIR, 'pglite.lock');
     await eventually(
-      async () => existsSync(lock) && 'port' in JSON.parse(readFileSync(lock, 'utf8')),
+      async () => existsSync(lock) && 'socket' in JSON.parse(readFileSync(lock, 'utf8')),
       60_000,
       'the worker serving the database',
     );

@@ -61,7 +61,7 @@ export async function extractDocument(task: ExtractTask): Promise<ExtractResult>
   } else {
     const text = decodeText(bytes, task.contentType, task.kind === 'html');
     if (task.kind === 'html') {
-      doc = extractHtml(text);
+      doc = extractHtml(text, task.maxChars);
       if (task.headers) botCheck = botChallenge(text, task.headers, doc.text.length);
     } else if (task.kind === 'markdown') doc = markdown(text);
     else doc = { title: task.kind === 'text' ? firstHeading(text) : '', text: tidyText(text) };

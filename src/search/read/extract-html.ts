@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { type ExtractedText, tidyText } from './extracted-text.js';
+import { streamHtmlText } from './html-stream-text.js';
 import { htmlToText } from './html-to-text.js';
 import { removeClutter } from './remove-clutter.js';
 
@@ -15,13 +16,21 @@ const MIN_ARTICLE_CHARS = 250;
  * the HTML, since its own maxElemsToParse counts nothing on linkedom.
  */
 const MAX_ARTICLE_ELEMENTS = 30_000;
+/**
+ * Past this many characters of HTML a page is read without a DOM (linkedom's
+ * takes about 60 bytes a character: a 7 MB page rose the process by 450 MB):
+ * a streaming parse whose memory follows the text kept.
+ */
+const MAX_DOM_CHARS = 1_000_000;
 
 /**
  * The article of an HTML page (Readability on a linkedom DOM) with its title,
  * author and date; pages that are not articles (lists, docs indexes) fall back
- * to the body text without navigation, headers, footers and scripts.
+ * to the body text without navigation, headers, footers and scripts. A page
+ * past MAX_DOM_CHARS is read as a stream, up to `maxChars` characters.
  */
-export function extractHtml(html: string): ExtractedText {
+export function extractHtml(html: string, maxChars = Number.POSITIVE_INFINITY): ExtractedText {
+  if (html.length > MAX_DOM_CHARS) return streamHtmlText(html, maxChars);
   // One DOM at a time: the metadata is read before Readability changes the DOM it is given.
   const first = parse(html);
   const meta = metadata(first);
