@@ -11,8 +11,6 @@ import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import type { PostedMessage } from './slack-sessions.js';
 import { threadOf } from './thread/closing-intents.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface SlackReportQuestionsDeps extends SessionStarterDeps {
   api: SlackApi;
   asking: ReportAsking;
@@ -90,7 +88,7 @@ export class SlackReportQuestions {
    */
   async researchThis(value: string, userId: string, channelId: string): Promise<string | undefined> {
     const [sessionId = '', answerId] = value.split(':');
-    const report = UUID.test(sessionId) ? await this.deps.sessions.get(sessionId) : null;
+    const report = await this.deps.sessions.get(sessionId);
     if (
       report &&
       (report.channelId !== channelId ||

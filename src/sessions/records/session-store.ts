@@ -20,11 +20,15 @@ export interface SlackMessageRef {
 
 export type { SessionRow } from './session-row.js';
 
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Sessions and what they own, on Postgres or PGlite. One method, one statement (or one short transaction). */
 export class SessionStore {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** The session, or null (an id that is no session's, or no id at all: a click's value may be anything). */
   async get(id: string): Promise<SessionRow | null> {
+    if (!SESSION_ID.test(id)) return null;
     const { rows } = await this.pool.query('SELECT * FROM sessions WHERE id = $1', [id]);
     return rows[0] ? toRow(rows[0]) : null;
   }

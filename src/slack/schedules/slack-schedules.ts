@@ -38,7 +38,6 @@ const NOT_THE_APPS_DM =
   'I cannot post in a conversation between people: schedule it in a channel I am in, or in your direct message with me.';
 
 type Place = { teamId: string; channelId: string; userId: string };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const USAGE =
   'Say `/research schedule pause|resume|remove ID`, `/research schedule change ID mondays at 8:00`, `/research schedule review ID on|off` (plans reviewed first) or `/research schedule digest ID on|off` (every run in one thread); `/research schedules` lists the ids.';
 
@@ -100,9 +99,9 @@ export function schedulesFeature(deps: {
   }
 
   /**
-   * Whether `userId` may read the report of `sessionId` where they clicked:
-   * it is shown in that conversation (its own), and they may read it there
-   * (asked of Slack now: a person removed from the channel may not).
+   * Whether the person may read the report in `place`, where they clicked
+   * (asked of Slack now: a person removed from the channel may not). That the
+   * report is shown there is the offer's to check (RepeatOfferStore.create).
    */
   async function mayRepeat(
     row: { requester: string },
@@ -136,8 +135,7 @@ export function schedulesFeature(deps: {
         userId: body.user.id,
       };
       try {
-        if (!UUID.test(sessionId) || !place.channelId) return void (await say(GONE));
-        const row = await deps.sessions.get(sessionId);
+        const row = place.channelId ? await deps.sessions.get(sessionId) : null;
         if (!row?.report) return void (await say(GONE));
         const token = (await mayRepeat(row, place, log))
           ? await offers.create({ sessionId, ...place })
