@@ -63,8 +63,8 @@ function urlCredentials(value: string): string[] {
 
 const lonePossibleToken = (url: URL) => !url.password && url.username.length >= 16;
 
-/** Names of variables whose values are never echoed: keys, tokens, secrets, and URLs (which may carry credentials). */
-export const SECRET = /KEY|TOKEN|SECRET|_URL$/;
+/** Names of variables whose values are never echoed: keys, tokens, secrets and connection strings with passwords. */
+export const SECRET = /KEY|TOKEN|SECRET|DATABASE_URL/;
 
 /**
  * The secret values in an environment (keys, tokens, the database password),
@@ -74,10 +74,10 @@ export const SECRET = /KEY|TOKEN|SECRET|_URL$/;
 export function secretsOf(env: Record<string, string | undefined>): string[] {
   const found: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (!value || !SECRET.test(name)) continue;
+    if (!value) continue;
     // A URL setting (DATABASE_URL, OPENAI_BASE_URL…) is shown masked; what is secret in it is its credentials.
     if (name.endsWith('_URL')) found.push(...urlCredentials(value));
-    else if (value.trim().length >= 6) found.push(value.trim());
+    else if (SECRET.test(name) && value.trim().length >= 6) found.push(value.trim());
   }
   return found;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BACKEND_HINTS } from '../backends/backend-list.js';
 import { settingsMessage } from '../ports/env-values.js';
 import { ConfigError } from '../ports/errors.js';
-import { SECRET } from '../redact-secrets.js';
+import { redactSecrets, SECRET } from '../redact-secrets.js';
 import type { Config } from './config-shape.js';
 import { HINTS } from './hints.js';
 import { JOBS_FIELDS, readJobs } from './jobs.js';
@@ -49,7 +49,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0]) as keyof typeof schema.shape;
       if (named.has(name)) continue;
-      const got = env[name] === undefined || SECRET.test(name) ? '' : ` (got "${env[name]}")`;
+      // A URL is echoed with any credentials in it masked; keys and tokens never.
+      const shown = name.endsWith('_URL') ? redactSecrets(String(env[name])) : env[name];
+      const got = env[name] === undefined || SECRET.test(name) ? '' : ` (got "${shown}")`;
       const hint =
         HINTS[name] ?? BACKEND_HINTS[name] ?? `set it to a valid value or unset it to use the default`;
       named.set(name, `${name} is invalid${got}: ${issue.message}; ${hint}.`);
