@@ -16,6 +16,12 @@ export interface RefusalGroup {
 }
 
 /**
+ * A slot pending this long is stuck (its admission keeps failing): the
+ * refusals of its owner at that time are said without waiting for it.
+ */
+const STUCK_SECONDS = 300;
+
+/**
  * Scheduled Slack runs refused at their slots (a cap, the per-person limit),
  * kept until said: the scheduler's pass only records them, and the refusals
  * of one owner in one place at one slot are said in one message after it.
@@ -48,10 +54,11 @@ export class ScheduleRefusals {
          json_agg(json_build_object('id', r.schedule_id, 'question', s.question) ORDER BY s.created_at) AS schedules
        FROM schedule_refusals r JOIN schedules s ON s.id = r.schedule_id
        WHERE NOT EXISTS (SELECT 1 FROM schedules d WHERE d.owner = r.owner
-         AND ((d.status = 'active' AND d.next_run_at <= r.slot) OR d.pending_slot IS NOT NULL))
+         AND ((d.status = 'active' AND d.next_run_at <= r.slot AND d.pending_slot IS NULL)
+           OR (d.pending_slot <= r.slot AND d.pending_since > now() - make_interval(secs => $2))))
        GROUP BY r.owner, r.channel_id, r.thread_ts, r.slot
        ORDER BY r.slot LIMIT $1`,
-      [limit],
+      [limit, STUCK_SECONDS],
     );
     return rows.map((r) => ({
       owner: r.owner,
