@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { keepPrivate, type ServedDatabase, serveEmbedded, socketUrl } from './embedded-database.js';
@@ -85,7 +86,7 @@ export async function openDatabase(options: {
   }
   const dataDir = resolve(options.dataDir);
   const dir = resolve(dataDir, 'pglite');
-  keepPrivate(dataDir, dir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const claim = await claimEmbedded(dataDir, resolve(dataDir, 'pglite.lock'), options);
   const served = (socketDir: string) => {
     const url = socketUrl(socketDir);
@@ -99,6 +100,8 @@ export async function openDatabase(options: {
   }
   let server: ServedDatabase;
   try {
+    // The owner's to keep private (a joining command only reaches it through the owner's socket).
+    keepPrivate(dataDir, dir);
     server = await serveEmbedded(dataDir, dir);
   } catch (error) {
     claim.unlock();

@@ -30,8 +30,9 @@ const NOTICES_PER_PASS = 20;
 const NOTICES_AT_ONCE = 4;
 /**
  * How long what a slot learned from Slack (the owner's account, the channel,
- * who is in it) is trusted for the next slots of the same pass: many
- * schedules of one owner in one channel cost one lookup each, not one per slot.
+ * the owner's DM with the app) is trusted for the next slots of the same
+ * pass: many schedules of one owner in one channel cost one lookup each, not
+ * one per slot (who is in a channel is ChannelMembers' to remember).
  */
 const LOOKUP_MS = 30_000;
 
@@ -67,11 +68,36 @@ export function scheduledSlack(deps: {
 }): ScheduledSlack {
   const { api, schedules, sessions, members, log } = deps;
   const lookup = remembered(LOOKUP_MS, deps.now ?? Date.now);
-  /** Whether the owner may still post where the schedule posts: a member of its channel, or its DM with the app. */
-  const ownerIsIn = (owner: string, channelId: string) =>
-    lookup(`in:${channelId}:${owner}`, async () =>
-      channelId.startsWith('D') ? (await api.openDm(owner)) === channelId : members.has(channelId, owner),
-    );
+  /**
+   * Whether the owner may still post where the schedule posts: a member of
+   * its channel (ChannelMembers keeps the list a minute), or its DM with the app.
+   */
+  const ownerIsIn = async (owner: string, channelId: string) =>
+    channelId.startsWith('D')
+      ? (await lookup(`dm:${owner}`, () => api.openDm(owner))) === channelId
+      : members.has(channelId, owner);
+  /**
+   * Sends one owner's notice; Slack unreachable or busy: the next pass tries
+   * again (looking first for what may have landed); Slack refusing it for good
+   * (the channel or the account gone): `gaveUp`, nothing more to try.
+   */
+  const deliver = async (
+    what: string,
+    fields: object,
+    send: () => Promise<void>,
+    gaveUp: () => Promise<void>,
+  ) => {
+    try {
+      await send();
+    } catch (err) {
+      if (!(err instanceof SlackCallError)) {
+        log.warn({ err, ...fields }, `could not ${what}; trying again`);
+        return;
+      }
+      log.warn({ code: err.code, ...fields }, `Slack refused to ${what}`);
+      await gaveUp();
+    }
+  };
   return {
     async opening(s, sessionId) {
       const owner = await lookup(`person:${s.owner}`, () => personOf(api, s.owner));
@@ -106,47 +132,27 @@ export function scheduledSlack(deps: {
       const groups = await schedules.refusals.due(NOTICES_PER_PASS);
       await Promise.all(
         groups.map((group) =>
-          limit(async () => {
-            try {
-              await sayRefusals(api, schedules, group);
-            } catch (err) {
-              if (!(err instanceof SlackCallError)) {
-                log.warn(
-                  { err, owner: group.owner },
-                  'could not say that scheduled runs did not start; trying again',
-                );
-                return;
-              }
-              // Slack will not take it there (the channel gone, the bot removed): the schedules pause on their own.
-              log.warn(
-                { code: err.code, owner: group.owner },
-                'Slack refused the message saying scheduled runs did not start',
-              );
-              await schedules.refusals.said(group, 'said');
-            }
-          }),
+          limit(() =>
+            deliver(
+              'say that scheduled runs did not start',
+              { owner: group.owner },
+              () => sayRefusals(api, schedules, group),
+              // The schedules pause on their own when their channel is gone.
+              () => schedules.refusals.said(group, 'said'),
+            ),
+          ),
         ),
       );
     },
 
     async notifyPauses() {
-      for (const s of await schedules.pauseNotices('slack', NOTICES_PER_PASS)) {
-        try {
-          await notify(api, schedules, s);
-        } catch (err) {
-          if (!(err instanceof SlackCallError)) {
-            // Slack unreachable or busy: the next pass tries again (looking first for a DM that landed).
-            log.warn({ err, scheduleId: s.id }, 'could not tell the owner a schedule paused; trying again');
-            continue;
-          }
-          // Slack will not take it (the owner's account gone, DMs closed): nothing more to try.
-          log.warn(
-            { code: err.code, scheduleId: s.id },
-            'Slack refused the DM telling the owner a schedule paused',
-          );
-          await schedules.notice(s.id, 'sent');
-        }
-      }
+      for (const s of await schedules.pauseNotices('slack', NOTICES_PER_PASS))
+        await deliver(
+          'tell the owner a schedule paused',
+          { scheduleId: s.id },
+          () => notify(api, schedules, s),
+          () => schedules.notice(s.id, 'sent'),
+        );
     },
   };
 }
