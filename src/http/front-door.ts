@@ -68,7 +68,7 @@ const CLOSE_GRACE_MS = 5000;
  * whole request in 15 s, is closed (checked every 2 s) instead of being held
  * for Node's 60 s and 300 s; an idle kept-alive connection goes after 5 s.
  */
-export const CONNECTION_LIMITS = {
+const CONNECTION_LIMITS = {
   headersTimeout: 10_000,
   requestTimeout: 15_000,
   keepAliveTimeout: 5_000,
