@@ -171,10 +171,8 @@ async function digestThread(
 /** One message for an owner's refused runs in one place at one slot (looked for first if it may have landed). */
 async function sayRefusals(api: SlackApi, schedules: ScheduleStore, group: RefusalGroup): Promise<void> {
   const threadTs = group.threadTs || undefined;
-  const tag = {
-    session_id: group.schedules[0]!.id,
-    key: `refused:${group.owner}:${group.slot.toISOString()}`,
-  };
+  // Named by what stays the same between a dropped post and its retry: the owner and the slot.
+  const tag = { session_id: `schedules:${group.owner}`, key: `refused:${group.slot.toISOString()}` };
   const oldest = (group.slot.getTime() / 1000 - 60).toFixed(6);
   if (group.sending && (await api.findOwn(group.channelId, threadTs, oldest, { tag }))) {
     await schedules.refusals.said(group, 'said');
