@@ -11,7 +11,7 @@ import { outPathProblem } from './cli/out-path.js';
 import { scheduleCommand } from './cli/schedule-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { askFromCli, sessionActionFromCli } from './cli-research.js';
-import { modelLifecycle } from './compose.js';
+import { apiProbe, modelLifecycle } from './compose.js';
 import { composeSessions } from './compose-sessions.js';
 import { openStore, withStore } from './compose-store.js';
 import { type Config, loadConfig } from './config/load-config.js';
@@ -188,7 +188,9 @@ export async function runCommand(
       );
     case 'doctor': {
       const config = loadConfig(env);
-      return doctorCommand(modelLifecycle(config, { allBackends: true }), io, Boolean(flags.json));
+      const logger = cliLogger(config);
+      const models = modelLifecycle(config, { allBackends: true, logger });
+      return doctorCommand(models, io, Boolean(flags.json), apiProbe(config, models, logger));
     }
     case 'mcp list': {
       const config = loadConfig(env);

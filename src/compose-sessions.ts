@@ -77,7 +77,7 @@ export function composeSessions(
   options: RoomOptions,
 ): SessionsRoom {
   const settings = engineSettings(config);
-  const models = modelLifecycle(config);
+  const models = modelLifecycle(config, { logger });
   const reader = new DocumentReader(config.reading);
   const { current, all } = configuredBackends(config.research);
   let built: Promise<EngineBase> | undefined;

@@ -5,6 +5,7 @@ import { requireModelAccess, requireResearchSettings, sharedAccess } from './con
 import type { EngineBase } from './engine/session-context.js';
 import type { EngineSettings } from './engine/settings.js';
 import { countTokens } from './llm/count-tokens.js';
+import { ModelApis } from './llm/model-apis.js';
 import type { ServerAccess } from './llm/model-catalog.js';
 import { ModelLifecycle, type WatchedModel } from './llm/model-lifecycle.js';
 import { isReasoningModelName } from './llm/model-traits.js';
@@ -15,6 +16,7 @@ import { priceSource } from './model-prices.js';
 import { systemClock } from './ports/clock.js';
 import type { DocumentReading } from './ports/document-reading.js';
 import { noResearchTools } from './ports/errors.js';
+import type { ModelSpec } from './ports/llm.js';
 import type { Logger } from './ports/logger.js';
 import { loadPrompts } from './prompts/load-prompts.js';
 import { urlWithoutSecrets } from './redact-secrets.js';
@@ -32,10 +34,7 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.met
  * the login is one line naming DATABASE_URL.
  */
 export function engineSettings(config: Config): EngineSettings {
-  const spec = (name: string) => ({
-    name,
-    reasoning: config.models.reasoning === 'auto' ? isReasoningModelName(name) : config.models.reasoning,
-  });
+  const spec = (name: string) => modelSpec(config, name);
   return {
     models: {
       orchestrator: spec(config.models.orchestrator),
@@ -49,6 +48,14 @@ export function engineSettings(config: Config): EngineSettings {
     llmTimeoutMs: config.openai.timeoutMs,
     prices: config.prices,
     modelServer: urlWithoutSecrets(config.openai.baseURL ?? 'https://api.openai.com/v1'),
+  };
+}
+
+/** A model as the engine calls it: whether it reasons, from MODEL_REASONING or its name. */
+function modelSpec(config: Config, name: string): ModelSpec {
+  return {
+    name,
+    reasoning: config.models.reasoning === 'auto' ? isReasoningModelName(name) : config.models.reasoning,
   };
 }
 
@@ -68,23 +75,9 @@ export function engineDeps(
     reader?: DocumentReading;
   } = {},
 ): EngineBase {
-  const access = requireModelAccess(config);
   const search = createWebSearch(config.search);
   return {
-    llm: meteredLlm(
-      new OpenAiLlm({
-        ...access,
-        maxRetries: config.openai.maxRetries,
-        firstTokenMs: config.openai.firstTokenMs,
-        stallMs: config.openai.stallMs,
-        logger,
-        countTokens,
-        unreachableIsFatal,
-        ...(models ? { refusedModel: (model, cause) => models.refused(model, access, cause) } : {}),
-      }),
-      metrics,
-      config.prices,
-    ),
+    llm: meteredLlm(researchLlm(config, logger, { unreachableIsFatal, models }), metrics, config.prices),
     prompts: loadPrompts(PROMPTS_DIR),
     webSearch: search && meteredWebSearch(search, metrics),
     pageReader: meteredPageReader(
@@ -127,7 +120,13 @@ export async function withKnowledgeBase(
  */
 export function watchedModels(config: Config, { allBackends = false } = {}): WatchedModel[] {
   const watched: WatchedModel[] = [];
-  const add = (variable: string, model: string, server: ServerAccess, addressVariable: string) => {
+  const add = (
+    variable: string,
+    model: string,
+    server: ServerAccess,
+    addressVariable: string,
+    apiChosen = false,
+  ) => {
     if (watched.some((w) => w.variable === variable && w.model === model)) return;
     watched.push({
       variable,
@@ -135,12 +134,13 @@ export function watchedModels(config: Config, { allBackends = false } = {}): Wat
       server,
       addressVariable,
       priceSource: priceSource(model, config.prices.overrides),
+      ...(apiChosen ? { apiChosen } : {}),
     });
   };
   const research = attempt(() => requireModelAccess(config));
   if (research)
     for (const role of ['orchestrator', 'agent', 'report'] as const)
-      add(config.models.setBy[role], config.models[role], research, 'OPENAI_BASE_URL');
+      add(config.models.setBy[role], config.models[role], research, 'OPENAI_BASE_URL', true);
   // No key for a server: research with it is refused before it starts, with its own sentence.
   const { current, all } = configuredBackends(config.research);
   for (const { plugin, settings } of allBackends ? all : [current])
@@ -160,9 +160,44 @@ function attempt<T>(access: () => T): T | undefined {
 /** The lifecycle watch of the configured models (one per process: the model lists are cached in it). */
 export function modelLifecycle(
   config: Config,
-  options: { allBackends?: boolean; fetch?: typeof fetch } = {},
+  options: { allBackends?: boolean; fetch?: typeof fetch; logger?: Logger } = {},
 ): ModelLifecycle {
-  return new ModelLifecycle(watchedModels(config, options), { fetch: options.fetch });
+  return new ModelLifecycle(watchedModels(config, options), {
+    fetch: options.fetch,
+    apis: new ModelApis(config.openai.api, options.logger),
+  });
+}
+
+/** The research models' adapter on OPENAI_BASE_URL, choosing its API with the lifecycle's `ModelApis` when given. */
+function researchLlm(
+  config: Config,
+  logger: Logger,
+  { unreachableIsFatal = false, models }: { unreachableIsFatal?: boolean; models?: ModelLifecycle },
+): OpenAiLlm {
+  const access = requireModelAccess(config);
+  return new OpenAiLlm({
+    ...access,
+    maxRetries: config.openai.maxRetries,
+    firstTokenMs: config.openai.firstTokenMs,
+    stallMs: config.openai.stallMs,
+    logger,
+    countTokens,
+    unreachableIsFatal,
+    apis: models?.apis ?? new ModelApis(config.openai.api, logger),
+    ...(models ? { refusedModel: (model, cause) => models.refused(model, access, cause) } : {}),
+  });
+}
+
+/**
+ * What `deep-research doctor` sends each research model: one small turn with a
+ * tool, on the API MODEL_API chooses, to learn (and show) which API serves it.
+ */
+export function apiProbe(config: Config, models: ModelLifecycle, logger: Logger) {
+  let llm: OpenAiLlm | undefined;
+  return (w: { model: string }) => {
+    llm ??= researchLlm(config, logger, { unreachableIsFatal: true, models });
+    return llm.apiFor(modelSpec(config, w.model));
+  };
 }
 
 /**

@@ -7,14 +7,20 @@ import type { Io } from './io.js';
  * where its price comes from, then each problem and warning in a sentence.
  * Exit 1 when a model will not work (or its server cannot be asked).
  */
-export async function doctorCommand(models: ModelCheck, io: Io, json: boolean): Promise<number> {
+export async function doctorCommand(
+  models: ModelCheck,
+  io: Io,
+  json: boolean,
+  /** Sends a research model one small turn, to learn which API serves it. */
+  probe?: (w: { model: string }) => Promise<unknown>,
+): Promise<number> {
   if (!models.watched.length) {
     io.stderr.write(
       'error: no model can be checked: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server.\n',
     );
     return 1;
   }
-  const standings = await models.check();
+  const standings = await models.check(probe);
   if (json) {
     for (const s of standings) io.stdout.write(`${JSON.stringify(s)}\n`);
   } else {
@@ -22,6 +28,7 @@ export async function doctorCommand(models: ModelCheck, io: Io, json: boolean): 
       s.variable,
       s.model,
       listedText(s),
+      s.api ? `api: ${s.api}` : '',
       s.shutdownDate ? `shuts down ${s.shutdownDate}` : 'no shutdown announced',
       `price: ${s.priceSource}`,
       s.server,

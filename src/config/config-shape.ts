@@ -1,5 +1,6 @@
 import type { BackendName, BackendSettings } from '../backends/backend-list.js';
 import type { CitationCheckSettings } from '../engine/settings.js';
+import type { ModelApiSetting } from '../llm/model-apis.js';
 import type { ReadLimits } from '../ports/document-reading.js';
 import type { ModelPrice } from '../ports/usage.js';
 import type { SearchProviderName, SearchSettings } from '../search/web/search-settings.js';
@@ -20,6 +21,8 @@ export interface Config {
     timeoutMs: number;
     firstTokenMs: number;
     stallMs: number;
+    /** MODEL_API: the wire API of the research models (auto: per server and model). */
+    api: ModelApiSetting;
   };
   models: {
     orchestrator: string;

@@ -5,13 +5,19 @@ import { DEFAULT_MODEL_PRICES, HOSTED_SEARCH_PRICE_PER_1K, ModelPrices } from '.
 import { type EnvOf, optionalText, optionalUrl, positiveNumber } from '../ports/env-values.js';
 import type { Config } from './config-shape.js';
 
+/**
+ * OpenAI's reasoning guide starts research with gpt-5.5, and no shutdown of it
+ * is announced (deprecations page and GET /v1/models, checked 2026-11-29).
+ */
+export const DEFAULT_RESEARCH_MODEL = 'gpt-5.5';
+
 /** The model server, the research models and what they cost. */
 export const MODEL_FIELDS = {
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   // OpenAI's webhook signing secret (whsec_…): hosted tasks wake on response.* webhooks at /openai/webhooks.
   OPENAI_WEBHOOK_SECRET: optionalText,
-  RESEARCH_MODEL: z.string().trim().min(1).default('gpt-5.1'),
+  RESEARCH_MODEL: z.string().trim().min(1).default(DEFAULT_RESEARCH_MODEL),
   ORCHESTRATOR_MODEL: optionalText,
   AGENT_MODEL: optionalText,
   REPORT_MODEL: optionalText,
@@ -21,6 +27,8 @@ export const MODEL_FIELDS = {
   LLM_FIRST_TOKEN_SECONDS: positiveNumber.default(60),
   LLM_STALL_SECONDS: positiveNumber.default(30),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
+  // Which API the research models are called on: auto finds out per server and model (Responses API first).
+  MODEL_API: z.enum(['auto', 'responses', 'chat-completions']).default('auto'),
   MODEL_PRICES: optionalText.transform((v, ctx) => {
     if (!v) return {};
     try {
@@ -48,6 +56,7 @@ export function readModels(
       timeoutMs: e.LLM_TIMEOUT_SECONDS * 1000,
       firstTokenMs: e.LLM_FIRST_TOKEN_SECONDS * 1000,
       stallMs: e.LLM_STALL_SECONDS * 1000,
+      api: e.MODEL_API,
     },
     models: {
       orchestrator: e.ORCHESTRATOR_MODEL ?? e.RESEARCH_MODEL,

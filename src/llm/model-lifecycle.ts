@@ -1,6 +1,7 @@
 import { ConfigError } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { ModelStanding } from '../ports/model-standing.js';
+import { ModelApis } from './model-apis.js';
 import {
   type ListedModel,
   type ModelCatalog,
@@ -19,6 +20,8 @@ export interface WatchedModel {
   addressVariable: string;
   /** Which price entry prices it ("none: set MODEL_PRICES" when none). */
   priceSource: string;
+  /** A research model, called on the API `ModelApis` chooses (a hosted backend's model has its own). */
+  apiChosen?: boolean;
 }
 
 /** A shutdown this close (days) is warned about at start and in /healthz. */
@@ -54,10 +57,20 @@ export class ModelLifecycle {
   private readonly refusals = new Map<string, string>();
   private standings: ModelStanding[] = [];
 
+  /** Which API each research model is called on, for this process (shared with its model adapter). */
+  readonly apis: ModelApis;
+
   constructor(
     readonly watched: WatchedModel[],
-    private readonly options: { now?: () => number; timeoutMs?: number; fetch?: typeof fetch } = {},
-  ) {}
+    private readonly options: {
+      now?: () => number;
+      timeoutMs?: number;
+      fetch?: typeof fetch;
+      apis?: ModelApis;
+    } = {},
+  ) {
+    this.apis = options.apis ?? new ModelApis('auto');
+  }
 
   private now(): number {
     return (this.options.now ?? Date.now)();
@@ -93,14 +106,28 @@ export class ModelLifecycle {
     return standings;
   }
 
-  /** Every configured model against its server's list (one read per server). */
-  async check(): Promise<ModelStanding[]> {
-    this.standings = await Promise.all(this.watched.map((w) => this.stand(w)));
+  /**
+   * Every configured model against its server's list (one read per server);
+   * with `probe` (doctor), each research model the server may serve is also
+   * sent one small turn, to learn which API it is served on.
+   */
+  async check(probe?: (w: WatchedModel) => Promise<unknown>): Promise<ModelStanding[]> {
+    this.standings = await Promise.all(this.watched.map((w) => this.stand(w, probe)));
     return this.standings;
   }
 
-  private async stand(w: WatchedModel): Promise<ModelStanding> {
-    const { listed, shutdownDate, problem, soon } = await this.onList(w);
+  private async stand(
+    w: WatchedModel,
+    probe?: (w: WatchedModel) => Promise<unknown>,
+  ): Promise<ModelStanding> {
+    const onList = await this.onList(w);
+    const { listed, shutdownDate, soon } = onList;
+    let problem = onList.problem;
+    if (probe && w.apiChosen && !problem)
+      problem = await probe(w).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
     const unpriced = w.priceSource.startsWith('none')
       ? `cost and caps cannot be enforced for ${w.model} (${w.variable}): set MODEL_PRICES (meanwhile reports show "cost n/a" and the caps count it at the dearest known model's price).`
       : undefined;
@@ -111,6 +138,7 @@ export class ModelLifecycle {
       server: serverAddress(w.server),
       priceSource: w.priceSource,
       listed,
+      ...(w.apiChosen ? { api: this.apiOf(w) } : {}),
       ...(shutdownDate ? { shutdownDate } : {}),
       ...(problem ? { problem } : {}),
       ...(warning ? { warning } : {}),
@@ -165,14 +193,25 @@ export class ModelLifecycle {
     return new ConfigError('model_not_found', sentence, { cause });
   }
 
-  /** What /healthz shows: the standings' sentences and the refusals since start; degraded while a model is refused. */
-  health(): { degraded?: string; problems: string[]; warnings: string[] } {
+  private apiOf(w: WatchedModel): string {
+    return this.apis.describe(serverAddress(w.server), w.model);
+  }
+
+  /**
+   * What /healthz shows: the standings' sentences and the refusals since
+   * start (degraded while a model is refused), and the API each research model
+   * is called on.
+   */
+  health(): { degraded?: string; problems: string[]; warnings: string[]; apis: Record<string, string> } {
     const refused = [...this.refusals.values()];
     const problems = [
       ...new Set([...refused, ...this.standings.flatMap((s) => (s.problem ? [s.problem] : []))]),
     ];
     const warnings = this.standings.flatMap((s) => (s.warning ? [s.warning] : []));
-    return { ...(refused.length ? { degraded: refused[0] } : {}), problems, warnings };
+    const apis = Object.fromEntries(
+      this.watched.filter((w) => w.apiChosen).map((w) => [w.model, this.apiOf(w)]),
+    );
+    return { ...(refused.length ? { degraded: refused[0] } : {}), problems, warnings, apis };
   }
 
   private missingSentence(w: WatchedModel, catalog: ModelCatalog): string {

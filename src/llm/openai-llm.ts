@@ -1,18 +1,16 @@
 import OpenAI from 'openai';
-import type {
-  ChatCompletionChunk,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
 import { withDeadline } from '../engine/deadline-signal.js';
 import { retryDelayMs, sleep } from '../http/retry-delay.js';
 import { ProviderError } from '../ports/errors.js';
-import type { ChatMessage, Llm, LlmRequest, LlmResponse, ToolCall } from '../ports/llm.js';
+import type { Llm, LlmRequest, LlmResponse, ModelSpec, ToolCall } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
+import { chatCompletionsTurn } from './chat-completions-wire.js';
 import { errorBodyFetch } from './error-body-fetch.js';
 import { classify, Silent, unreachable } from './llm-failures.js';
+import { type ModelApi, ModelApis } from './model-apis.js';
+import { serverAddress } from './model-catalog.js';
 import { isModelNotFound, type RefusedModel } from './model-not-found.js';
-import { readCompletionStream } from './read-completion-stream.js';
+import { responsesTurn } from './responses-wire.js';
 import {
   rejectsJsonSchema,
   rejectsRequiredToolChoice,
@@ -20,6 +18,12 @@ import {
   serverAdaptations,
   toolCallingUnavailable,
 } from './server-adaptations.js';
+import type { WireTurn } from './wire-turn.js';
+
+const TURNS: Record<ModelApi, WireTurn> = {
+  responses: responsesTurn,
+  'chat-completions': chatCompletionsTurn,
+};
 
 export interface OpenAiLlmOptions {
   apiKey: string;
@@ -40,22 +44,29 @@ export interface OpenAiLlmOptions {
   unreachableIsFatal?: boolean;
   /** The sentence for a model the server does not serve (which variable to set, to what). */
   refusedModel?: RefusedModel;
+  /** Which API each model is called on (one per process, shared with doctor and /healthz); default: auto. */
+  apis?: ModelApis;
 }
 
 /**
- * The `Llm` port on Chat Completions, which any OpenAI-compatible server
- * speaks. Always streams, so text reaches the caller as it is written. The
- * SDK's own retries are off: they cannot see a stream that stalls mid-body
- * nor the session's deadline, so this adapter retries 429/5xx/timeouts
- * itself, honouring Retry-After, until the caller's signal says stop.
+ * The `Llm` port on an OpenAI-compatible server, on the Responses API or
+ * Chat Completions as `ModelApis` decides per model. Always streams, so text
+ * reaches the caller as it is written. The SDK's own retries are off: they
+ * cannot see a stream that stalls mid-body nor the session's deadline, so
+ * this adapter retries 429/5xx/timeouts itself, honouring Retry-After, until
+ * the caller's signal says stop.
  */
 export class OpenAiLlm implements Llm {
   private readonly client: OpenAI;
   private readonly adaptations: ServerAdaptations;
+  readonly apis: ModelApis;
+  private readonly server: string;
   private answered = false;
 
   constructor(private readonly options: OpenAiLlmOptions) {
     this.adaptations = serverAdaptations(options.logger);
+    this.apis = options.apis ?? new ModelApis('auto', options.logger);
+    this.server = serverAddress(options);
     this.client = new OpenAI({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
@@ -68,17 +79,57 @@ export class OpenAiLlm implements Llm {
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
+    const model = request.model.name;
+    const { api, decides } = await this.apis.choose(this.server, model);
+    const route = { api };
+    try {
+      const response = await this.retried(request, route);
+      if (decides)
+        this.apis.decided(this.server, model, { api: route.api, why: 'the server serves it there' });
+      return response;
+    } finally {
+      if (decides) this.apis.decided(this.server, model);
+    }
+  }
+
+  /**
+   * Learns which API serves `model` by sending it the smallest turn with a
+   * tool (what research sends), unless this process knows already; for
+   * `deep-research doctor`. Throws what such a call would.
+   */
+  async apiFor(model: ModelSpec): Promise<ModelApi> {
+    await this.complete({
+      model,
+      purpose: 'api_check',
+      messages: [{ role: 'user', content: 'Reply with the word OK.' }],
+      tools: [{ name: 'noop', description: 'Does nothing.', parameters: { type: 'object', properties: {} } }],
+      toolChoice: 'auto',
+      maxTokens: 16,
+      reasoningEffort: 'low',
+      timeoutMs: 60_000,
+    });
+    return (await this.apis.choose(this.server, model.name)).api;
+  }
+
+  /** The call with its retries; `route.api` moves to the other API when the server says it is the wrong one. */
+  private async retried(request: LlmRequest, route: { api: ModelApi }): Promise<LlmResponse> {
     for (let attempt = 0; ; ) {
       const watchdog = new AbortController();
       let timedOut = () => false;
       try {
         return await withDeadline(request.timeoutMs, [watchdog.signal, request.signal], (signal, expired) => {
           timedOut = expired;
-          return this.attempt(request, signal, watchdog);
+          return this.attempt(TURNS[route.api], request, signal, watchdog);
         });
       } catch (raw) {
         if (request.signal?.aborted) throw request.signal.reason;
         const model = request.model.name;
+        // The other API, when this one is the wrong one for the model: not an attempt, and learned for good.
+        const instead = this.apis.insteadOf(route.api, raw, this.server, model);
+        if (instead) {
+          route.api = instead;
+          continue;
+        }
         const unavailable =
           toolCallingUnavailable(raw, model) ??
           (this.options.unreachableIsFatal && !this.answered
@@ -117,6 +168,7 @@ export class OpenAiLlm implements Llm {
   }
 
   private async attempt(
+    turn: WireTurn,
     request: LlmRequest,
     signal: AbortSignal,
     watchdog: AbortController,
@@ -135,13 +187,6 @@ export class OpenAiLlm implements Llm {
       );
     };
     try {
-      const params = toParams(request, this.adaptations.shape(request));
-      if (request.jsonSchema && !this.adaptations.has('json_schema_in_prompt'))
-        params.response_format = {
-          type: 'json_schema',
-          json_schema: { ...request.jsonSchema, strict: true },
-        };
-      const stream = await this.client.chat.completions.create(params, { signal });
       // Not every transport ends a body read on abort, and the SDK ends an aborted stream quietly:
       // the abort itself settles the attempt.
       const aborted = new Promise<never>((_, reject) => {
@@ -150,7 +195,7 @@ export class OpenAiLlm implements Llm {
       });
       aborted.catch(() => {});
       const read = await Promise.race([
-        readCompletionStream(stream as AsyncIterable<ChatCompletionChunk>, request.onTextDelta, stillAlive),
+        turn(this.client, request, this.adaptations.shape(request), signal, stillAlive, request.onTextDelta),
         aborted,
       ]);
       if (signal.aborted) throw signal.reason;
@@ -169,52 +214,5 @@ export class OpenAiLlm implements Llm {
     const input = request.messages.map((m) => m.content).join('\n');
     const output = text + toolCalls.map((c) => c.name + c.arguments).join('');
     return { inputTokens: this.options.countTokens(input), outputTokens: this.options.countTokens(output) };
-  }
-}
-
-function toParams(
-  request: LlmRequest,
-  shaped: Pick<LlmRequest, 'toolChoice' | 'messages'>,
-): ChatCompletionCreateParamsStreaming {
-  const params: ChatCompletionCreateParamsStreaming = {
-    model: request.model.name,
-    messages: shaped.messages.map(toWire),
-    stream: true,
-    stream_options: { include_usage: true },
-  };
-  // Some servers reject an empty tools list, so none is sent rather than [].
-  if (request.tools?.length) {
-    params.tools = request.tools.map((t) => ({
-      type: 'function',
-      function: { name: t.name, description: t.description, parameters: t.parameters },
-    }));
-    params.tool_choice = shaped.toolChoice ?? 'auto';
-  }
-  if (request.maxTokens) {
-    if (request.model.reasoning) params.max_completion_tokens = request.maxTokens;
-    else params.max_tokens = request.maxTokens;
-  }
-  if (request.model.reasoning && request.reasoningEffort) params.reasoning_effort = request.reasoningEffort;
-  return params;
-}
-
-function toWire(message: ChatMessage): ChatCompletionMessageParam {
-  switch (message.role) {
-    case 'assistant':
-      return message.toolCalls?.length
-        ? {
-            role: 'assistant',
-            content: message.content || null,
-            tool_calls: message.toolCalls.map((c) => ({
-              id: c.id,
-              type: 'function',
-              function: { name: c.name, arguments: c.arguments },
-            })),
-          }
-        : { role: 'assistant', content: message.content };
-    case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-    default:
-      return message;
   }
 }

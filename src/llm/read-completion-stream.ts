@@ -3,16 +3,7 @@ import { ProviderError } from '../ports/errors.js';
 import type { TokenUsage, ToolCall } from '../ports/llm.js';
 import { cachedTokensOf } from './cached-tokens.js';
 import { thinkFilter } from './think-filter.js';
-
-export interface StreamedCompletion {
-  text: string;
-  toolCalls: ToolCall[];
-  finishReason: string;
-  /** Absent when the server sent none (LM Studio, older Ollama, some proxies). */
-  usage?: TokenUsage;
-  /** The answer came wrapped in <think> tags (reasoning models on servers without a reasoning parser). */
-  thinkTags: boolean;
-}
+import type { WireAnswer } from './wire-turn.js';
 
 /**
  * Reads a Chat Completions stream as the servers we support send it:
@@ -27,7 +18,7 @@ export async function readCompletionStream(
   stream: AsyncIterable<ChatCompletionChunk>,
   onText: ((delta: string) => void) | undefined,
   stillAlive: () => void,
-): Promise<StreamedCompletion> {
+): Promise<WireAnswer> {
   let text = '';
   let finishReason = 'unknown';
   let usage: TokenUsage | undefined;

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { ConfigError } from '../ports/errors.js';
-import type { ChatMessage, LlmRequest } from '../ports/llm.js';
+import type { LlmRequest } from '../ports/llm.js';
 import type { Logger } from '../ports/logger.js';
+import type { ShapedRequest } from './wire-turn.js';
 
 /** Said to the model when the server cannot be told to call a tool. */
 export const TOOL_REMINDER =
@@ -39,9 +40,10 @@ export function serverAdaptations(logger: Logger) {
       logger.warn({ model, adaptation: what }, `model server adapted: ${EXPLAINED[what]}`);
     },
     /** The request as this server accepts it. */
-    shape(request: LlmRequest): { toolChoice: LlmRequest['toolChoice']; messages: ChatMessage[] } {
+    shape(request: LlmRequest): ShapedRequest {
+      const jsonSchema = learned.has('json_schema_in_prompt') ? undefined : request.jsonSchema;
       if (request.toolChoice !== 'required' || !learned.has('tool_choice_auto'))
-        return { toolChoice: request.toolChoice, messages: request.messages };
+        return { toolChoice: request.toolChoice, messages: request.messages, jsonSchema };
       // Appended to the system prompt, which is the same on every call, so prompt caching still holds.
       let reminded = false;
       const messages = request.messages.map((m) => {
@@ -52,6 +54,7 @@ export function serverAdaptations(logger: Logger) {
       return {
         toolChoice: 'auto',
         messages: reminded ? messages : [{ role: 'system', content: TOOL_REMINDER }, ...messages],
+        jsonSchema,
       };
     },
   };
@@ -68,7 +71,9 @@ function rejection(error: unknown): string | undefined {
 export function rejectsJsonSchema(error: unknown, request: LlmRequest): boolean {
   const message = rejection(error);
   return (
-    request.jsonSchema !== undefined && message !== undefined && /response_format|json_schema/i.test(message)
+    request.jsonSchema !== undefined &&
+    message !== undefined &&
+    /response_format|json_schema|text\.format/i.test(message)
   );
 }
 
@@ -93,11 +98,11 @@ export function toolCallingUnavailable(error: unknown, model: string): ConfigErr
       'The model server cannot call tools: start vLLM with --enable-auto-tool-choice and a --tool-call-parser for the model.',
       { cause: error },
     );
-  // OpenAI's GPT-5.2 and later on Chat Completions: tools with reasoning need the Responses API.
-  if (/function tools with reasoning_effort are not supported/i.test(message))
+  // OpenAI's GPT-5.4 and later on Chat Completions (reached only when MODEL_API forces it).
+  if (/function tools with reasoning_effort are not supported|please use \/v1\/responses/i.test(message))
     return new ConfigError(
       'llm_no_tool_calling',
-      `Model "${model}" cannot call tools through Chat Completions with reasoning on (OpenAI serves tools with reasoning for it on the Responses API only): choose gpt-5.1 for RESEARCH_MODEL (or the ORCHESTRATOR_MODEL, AGENT_MODEL or REPORT_MODEL that names it), or research with RESEARCH_BACKEND=deep-research-api, which runs it on the Responses API.`,
+      `Model "${model}" cannot call tools through Chat Completions (its server serves them on the Responses API only): set MODEL_API=auto (or responses), or choose a model that calls tools on Chat Completions.`,
       { cause: error },
     );
   if (/does not support tools/i.test(message))

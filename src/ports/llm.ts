@@ -1,6 +1,6 @@
 /**
  * The model port. The engine speaks this shape; `src/llm/` adapts it to an
- * OpenAI-compatible Chat Completions server.
+ * OpenAI-compatible server, on the Responses API or Chat Completions.
  */
 
 export type ToolChoice = 'auto' | 'required' | 'none';
@@ -12,10 +12,22 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A reasoning model's reasoning for one turn, sealed by the server: opaque to
+ * the engine, which keeps it with the turn's message so the model's next turn
+ * of the same conversation continues from it. Servers that cannot take it
+ * back (Chat Completions) ignore it, so a history with or without it is valid
+ * on either.
+ */
+export interface CarriedReasoning {
+  id: string;
+  encrypted: string;
+}
+
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: CarriedReasoning[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
 export interface ToolSpec {
@@ -52,7 +64,9 @@ export type LlmPurpose =
   /** A reader's question about a finished report, answered from its kept sources. */
   | 'report_question'
   /** Whether a new question asks what an earlier report answers (before it is offered for reuse). */
-  | 'same_question';
+  | 'same_question'
+  /** The few tokens `deep-research doctor` spends to learn which API the server serves a model on. */
+  | 'api_check';
 
 export interface LlmRequest {
   model: ModelSpec;
@@ -79,6 +93,8 @@ export interface TokenUsage {
   outputTokens: number;
   /** Of the input, tokens the server answered from its prompt cache (when it says). */
   cachedInputTokens?: number;
+  /** Of the output, tokens the model spent reasoning (when it says): billed as output. */
+  reasoningTokens?: number;
 }
 
 export interface LlmResponse {
@@ -86,6 +102,8 @@ export interface LlmResponse {
   toolCalls: ToolCall[];
   usage: TokenUsage;
   finishReason: string;
+  /** The model's reasoning, to keep with this turn's assistant message (Responses API, reasoning models). */
+  reasoning?: CarriedReasoning[];
 }
 
 export interface Llm {

@@ -7,6 +7,8 @@ export interface ModelStanding {
   listed: boolean | null;
   shutdownDate?: string;
   priceSource: string;
+  /** For a research model: the API it is called on and why ("the Responses API (the server serves it there)"). */
+  api?: string;
   /** A sentence when research with it will fail (or its server could not be asked). */
   problem?: string;
   /** A sentence when it shuts down soon, or has no price. */
@@ -17,5 +19,5 @@ export interface ModelStanding {
 export interface ModelCheck {
   /** The models the settings name that can be checked (one whose server the settings give no access to is left out). */
   readonly watched: readonly unknown[];
-  check(): Promise<ModelStanding[]>;
+  check(probe?: (w: { model: string }) => Promise<unknown>): Promise<ModelStanding[]>;
 }

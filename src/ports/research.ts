@@ -90,6 +90,8 @@ export interface ModelUsage {
   outputTokens: number;
   /** Of the input, tokens served from the prompt cache (absent in older checkpoints). */
   cachedInputTokens?: number;
+  /** Of the output, tokens spent reasoning, when the server says (absent in older checkpoints). */
+  reasoningTokens?: number;
 }
 
 export interface Usage {

@@ -24,6 +24,7 @@ export function addModelUsage(usage: Usage, purpose: LlmPurpose, model: string, 
   row.inputTokens += tokens.inputTokens;
   row.outputTokens += tokens.outputTokens;
   row.cachedInputTokens = (row.cachedInputTokens ?? 0) + (tokens.cachedInputTokens ?? 0);
+  if (tokens.reasoningTokens) row.reasoningTokens = (row.reasoningTokens ?? 0) + tokens.reasoningTokens;
 }
 
 /** The share of input tokens served from the prompt cache, or null when the server reported none. */

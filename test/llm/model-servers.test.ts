@@ -62,11 +62,17 @@ function adapterFor(server: Server) {
   return { complete, logged, adapted };
 }
 
-/** Intercepts the recipe's base URL; records each request body. */
+/**
+ * Intercepts the recipe's base URL; records each request body. The first call
+ * goes to /responses (MODEL_API=auto), which these recordings' servers do not
+ * serve: a 404 as llama.cpp's and Ollama's routers answer, once, then Chat Completions.
+ */
 function serve(server: Server, ...answers: { status: number; body: string }[]) {
   const bodies: Record<string, unknown>[] = [];
   const base = new URL(RECIPES[server].OPENAI_BASE_URL);
-  let scope = nock(base.origin);
+  let scope = nock(base.origin)
+    .post(`${base.pathname}/responses`)
+    .reply(404, '404 page not found', { 'content-type': 'text/plain' });
   for (const answer of answers) {
     scope = scope
       .post(`${base.pathname}/chat/completions`, (body) => {
@@ -217,6 +223,8 @@ describe('model servers, replayed from their wire formats', () => {
   it('OpenRouter: comments and reasoning skipped, cached tokens read, the key sent as a bearer token', async () => {
     const base = new URL(RECIPES.openrouter.OPENAI_BASE_URL);
     const scope = nock(base.origin)
+      .post(`${base.pathname}/responses`)
+      .reply(404, '404 page not found')
       .post(`${base.pathname}/chat/completions`)
       .matchHeader('authorization', 'Bearer sk-or-v1-test')
       .reply(200, fixture('openrouter-tool-calls.sse'), { 'content-type': 'text/event-stream' });

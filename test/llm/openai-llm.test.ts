@@ -3,6 +3,7 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cachedTokensOf } from '../../src/llm/cached-tokens.js';
 import { countTokens } from '../../src/llm/count-tokens.js';
+import { ModelApis } from '../../src/llm/model-apis.js';
 import { isReasoningModelName } from '../../src/llm/model-traits.js';
 import { OpenAiLlm } from '../../src/llm/openai-llm.js';
 import { ConfigError, ProviderError } from '../../src/ports/errors.js';
@@ -11,8 +12,16 @@ import { silentLogger } from '../../src/ports/logger.js';
 
 const BASE = 'http://llm.test/v1';
 
+/** The Chat Completions wire (the Responses API's has its own tests). */
 function llm(maxRetries = 3) {
-  return new OpenAiLlm({ apiKey: 'sk-test', baseURL: BASE, maxRetries, logger: silentLogger, countTokens });
+  return new OpenAiLlm({
+    apiKey: 'sk-test',
+    baseURL: BASE,
+    maxRetries,
+    logger: silentLogger,
+    countTokens,
+    apis: new ModelApis('chat-completions'),
+  });
 }
 
 /** A Chat Completions stream as the server sends it: SSE `data:` lines ending in [DONE]. */
@@ -283,6 +292,7 @@ describe('OpenAiLlm', () => {
       countTokens,
       firstTokenMs: 200,
       stallMs: 200,
+      apis: new ModelApis('chat-completions'),
     });
     nock(BASE)
       .post('/chat/completions')

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolSpec } from '../../ports/llm.js';
 import type { AgentActivity } from '../../ports/research.js';
 import { firstStop, type LoopView, researchLimits, type Stop, stopWhen } from '../loop/stop-rules.js';
-import { toolStep } from '../loop/tool-step.js';
+import { callsTurn, toolStep } from '../loop/tool-step.js';
 import {
   callModel,
   currentDate,
@@ -96,7 +96,7 @@ export async function runAgent(ctx: SessionContext, agentId: string, task: strin
       continue;
     }
     const { calls } = loop;
-    messages.push({ role: 'assistant', content: '', toolCalls: calls });
+    messages.push(callsTurn(calls, step));
     const env = {
       ctx,
       role: 'agent' as const,

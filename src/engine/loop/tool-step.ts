@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from '../../ports/llm.js';
+import type { CarriedReasoning, ChatMessage, ToolCall } from '../../ports/llm.js';
 import { callModel, interruption, type ModelCall, type SessionContext } from '../session-context.js';
 import { noteFailure, textOnlyAnswer } from '../session-failures.js';
 import { withSessionIds } from '../tools/session-call-ids.js';
@@ -6,7 +6,8 @@ import { errorText } from '../tools/tool-result.js';
 
 /** What one model turn of a tool loop came to. */
 export type ToolStep =
-  | { kind: 'calls'; calls: ToolCall[] }
+  /** `reasoning`: the model's, kept with its calls for its next turn (see callsTurn). */
+  | { kind: 'calls'; calls: ToolCall[]; reasoning?: CarriedReasoning[] }
   /** It answered in text: `nudge` is what to add to the conversation before the next turn. */
   | { kind: 'text'; nudge: ChatMessage[] }
   | { kind: 'interrupted'; why: 'cancelled' | 'deadline' }
@@ -28,12 +29,13 @@ export async function toolStep(
   try {
     const response = await callModel(ctx, call);
     const calls = withSessionIds(response.toolCalls, idPrefix);
-    if (calls.length > 0) return { kind: 'calls', calls };
+    const reasoning = carried(response.reasoning);
+    if (calls.length > 0) return { kind: 'calls', calls, ...reasoning };
     noteFailure(ctx.state, 'model', textOnlyAnswer(response.text));
     return {
       kind: 'text',
       nudge: [
-        { role: 'assistant', content: response.text },
+        { role: 'assistant', content: response.text, ...reasoning },
         { role: 'user', content: `Respond only with tool calls: ${instead}.` },
       ],
     };
@@ -43,4 +45,14 @@ export async function toolStep(
     noteFailure(ctx.state, 'model', errorText(error));
     return { kind: 'failed', error };
   }
+}
+
+/** The assistant message a step of calls leaves in the conversation: its calls and the model's reasoning. */
+export function callsTurn(calls: ToolCall[], step: ToolStep | undefined): ChatMessage {
+  const reasoning = step?.kind === 'calls' ? carried(step.reasoning) : {};
+  return { role: 'assistant', content: '', toolCalls: calls, ...reasoning };
+}
+
+function carried(reasoning: CarriedReasoning[] | undefined): { reasoning?: CarriedReasoning[] } {
+  return reasoning?.length ? { reasoning } : {};
 }

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { ChatMessage } from '../../ports/llm.js';
 import { runAgent } from '../agent/run-agent.js';
 import { firstStop, type LoopView, researchLimits, type Stop, stopWhen } from '../loop/stop-rules.js';
-import { toolStep } from '../loop/tool-step.js';
+import { callsTurn, toolStep } from '../loop/tool-step.js';
 import { currentDate, cycleStatus, researchEndOf, type SessionContext } from '../session-context.js';
 import { noteFailure } from '../session-failures.js';
 import type { StopReason } from '../session-state.js';
@@ -108,7 +108,7 @@ export async function orchestrate(ctx: SessionContext): Promise<'report' | 'canc
     const invalid = allInvalid(results);
     if (invalid !== null) noteFailure(state, 'model', invalid);
     // Kept even when cancelled, so what finished agents found can still be shown.
-    state.history.push({ role: 'assistant', content: '', toolCalls: calls });
+    state.history.push(callsTurn(calls, step));
     calls.forEach((call, i) => {
       state.history.push({ role: 'tool', toolCallId: call.id, content: results[i]!.content });
     });
