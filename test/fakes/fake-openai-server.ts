@@ -1,16 +1,23 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage, Llm, LlmPurpose, ToolSpec } from '../../src/ports/llm.js';
+import {
+  chatToolsRefusal,
+  type FakeModelServerOptions,
+  refusesToolsOnChat,
+  responsesRoute,
+  type ServedCall,
+} from './fake-responses-route.js';
 import { readBody } from './read-body.js';
 
-interface WireMessage {
+export interface WireMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string | null;
   tool_calls?: { id: string; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
 }
 
-interface WireRequest {
+export interface WireRequest {
   model: string;
   messages: WireMessage[];
   tools?: { function: { name: string; description: string; parameters: Record<string, unknown> } }[];
@@ -25,21 +32,37 @@ interface WireRequest {
  * purpose of each call is recovered from its tools and system prompt.
  * `garbage` makes it a broken server for some calls.
  */
-export async function fakeOpenAiServer(
-  llm: Llm,
-  options: {
-    /** Answer calls of this purpose with a 200 whose body is truncated JSON (while it returns true). */
-    garbage?: (purpose: LlmPurpose) => boolean;
-  } = {},
-) {
+export async function fakeOpenAiServer(llm: Llm, options: FakeModelServerOptions = {}) {
   const requests: WireRequest[] = [];
+  /** Each call as it came: which API, for which step, and (Responses API) whether every earlier turn carried its reasoning. */
+  const calls: ServedCall[] = [];
+  const responses = options.openai ? responsesRoute(llm, calls) : undefined;
   const server = createServer(async (req, res) => {
+    if (req.method === 'POST' && responses && req.url?.endsWith('/responses')) {
+      const chatShaped = await responses(req, res);
+      if (chatShaped) requests.push(chatShaped);
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      // What llama.cpp and most proxies answer for a route they do not serve.
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
     }
     const body = JSON.parse(await readBody(req)) as WireRequest;
     requests.push(body);
+    const refused = options.openai && body.tools?.length && refusesToolsOnChat(body.model);
+    calls.push({
+      api: 'chat-completions',
+      purpose: purposeOf(body),
+      model: body.model,
+      refused: Boolean(refused),
+    });
+    if (refused) {
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify(chatToolsRefusal(body.model)));
+      return;
+    }
     try {
       if (options.garbage?.(purposeOf(body))) {
         // HTTP 200 with an answer cut off mid-JSON, as a broken proxy or an overloaded server sends.
@@ -101,6 +124,7 @@ export async function fakeOpenAiServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    calls,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -108,7 +132,7 @@ export async function fakeOpenAiServer(
   };
 }
 
-function purposeOf(body: WireRequest): LlmPurpose {
+export function purposeOf(body: WireRequest): LlmPurpose {
   const tools = new Set(body.tools?.map((t) => t.function.name));
   // An agent's report is asked for at the end of its own conversation, with its tools but none allowed.
   if (body.tool_choice === 'none' && tools.has('generate_report')) return 'agent_report';
@@ -132,7 +156,7 @@ function purposeOf(body: WireRequest): LlmPurpose {
   return 'final_report';
 }
 
-function toChatMessage(m: WireMessage): ChatMessage {
+export function toChatMessage(m: WireMessage): ChatMessage {
   if (m.role === 'tool') return { role: 'tool', toolCallId: m.tool_call_id ?? '', content: m.content ?? '' };
   if (m.role === 'assistant') {
     const toolCalls = m.tool_calls?.map((c) => ({

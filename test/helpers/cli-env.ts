@@ -1,5 +1,6 @@
 import type { Llm } from '../../src/ports/llm.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
+import type { FakeModelServerOptions } from '../fakes/fake-responses-route.js';
 import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
 import { realPostgres } from './postgres.js';
 
@@ -8,10 +9,14 @@ import { realPostgres } from './postgres.js';
  * database, a fake OpenAI-compatible server answering with `llm`, a fake
  * SearXNG (with local pages the CLI may read when `localPages`), and the env.
  */
-export async function cliEnvironment(llm: Llm, search: Parameters<typeof fakeSearxngServer>[0] = {}) {
+export async function cliEnvironment(
+  llm: Llm,
+  search: Parameters<typeof fakeSearxngServer>[0] = {},
+  modelServer: FakeModelServerOptions = {},
+) {
   const db = await realPostgres();
   await db.close();
-  const model = await fakeOpenAiServer(llm);
+  const model = await fakeOpenAiServer(llm, modelServer);
   const web = await fakeSearxngServer(search);
   const env: Record<string, string> = {
     OPENAI_API_KEY: 'sk-test',

@@ -26,6 +26,8 @@ export async function slackHarness(
     socketMode?: boolean;
     /** The model server answers these calls with truncated JSON (see fakeOpenAiServer). */
     garbage?: (purpose: LlmPurpose) => boolean;
+    /** The model server behaves as OpenAI's does today (Responses API; no tools on Chat Completions for gpt-5.4+). */
+    openai?: boolean;
     /** The time schedules are read in, and how often the scheduler looks (see ServiceOptions.scheduler). */
     scheduler?: ServiceOptions['scheduler'];
   } = {},
@@ -34,7 +36,7 @@ export async function slackHarness(
   // Socket Mode: Slack's events arrive over a websocket the app opens, not as HTTP requests.
   const socket = options.socketMode ? await fakeSocketMode() : undefined;
   if (socket) slack.serveSocketMode(APP_TOKEN, socket.url);
-  const model = await fakeOpenAiServer(llm, { garbage: options.garbage });
+  const model = await fakeOpenAiServer(llm, { garbage: options.garbage, openai: options.openai });
   const search = await fakeSearxngServer(options);
   const db = await realPostgres();
   await db.close();
