@@ -18,11 +18,12 @@ describe('loadConfig', () => {
       reportInputTokens: 120_000,
     });
     expect(config.models).toMatchObject({
-      orchestrator: 'gpt-5.1',
-      agent: 'gpt-5.1',
-      report: 'gpt-5.1',
+      orchestrator: 'gpt-5.5',
+      agent: 'gpt-5.5',
+      report: 'gpt-5.5',
       reasoning: 'auto',
     });
+    expect(config.openai.api).toBe('auto');
     expect(config.search.provider).toBeNull();
     expect(Object.isFrozen(config)).toBe(true);
   });
