@@ -10,6 +10,7 @@
 import { PROMPTS_DIR } from '../src/compose.js';
 import { newSession, runSession } from '../src/engine/run-session.js';
 import { countTokens } from '../src/llm/count-tokens.js';
+import { DEFAULT_MODEL_PRICES } from '../src/model-prices.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { LlmRequest } from '../src/ports/llm.js';
 import { silentLogger } from '../src/ports/logger.js';
@@ -31,6 +32,8 @@ interface Tally {
   cachedTokens: number;
   /** Counting prefixes of earlier sessions too. */
   acrossTokens: number;
+  /** What the model wrote (text and tool calls), counted with the tokenizer. */
+  outputTokens: number;
 }
 
 /** A request as a provider sees it for caching: tool definitions first, then the messages in order. */
@@ -62,7 +65,18 @@ async function measure(agentRounds: number): Promise<Map<string, Tally>> {
   const tallies = new Map<string, Tally>();
   const earlierSessions: string[] = [];
   for (let s = 0; s < SESSIONS; s++) {
-    const llm = new SessionLlm(agentRounds);
+    const scripted = new SessionLlm(agentRounds);
+    const written: number[] = [];
+    const llm = {
+      requests: scripted.requests,
+      async complete(request: LlmRequest) {
+        const response = await scripted.complete(request);
+        written.push(
+          countTokens(response.text + response.toolCalls.map((c) => c.name + c.arguments).join('')),
+        );
+        return response;
+      },
+    };
     const question = `How do heat pumps compare with gas boilers in region ${s}?`;
     const outcome = await runSession(
       {
@@ -81,7 +95,7 @@ async function measure(agentRounds: number): Promise<Map<string, Tally>> {
     );
     if (outcome.kind !== 'done') throw new Error(`session ended ${outcome.kind}`);
     const seen: string[] = [];
-    for (const request of llm.requests) {
+    for (const [i, request] of llm.requests.entries()) {
       const text = serialize(request);
       const within = cachedPrefix(text, seen);
       const across = cachedPrefix(text, [...earlierSessions, ...seen]);
@@ -93,6 +107,7 @@ async function measure(agentRounds: number): Promise<Map<string, Tally>> {
           tokens: 0,
           cachedTokens: 0,
           acrossTokens: 0,
+          outputTokens: 0,
         };
         t.requests += 1;
         t.chars += text.length;
@@ -100,6 +115,7 @@ async function measure(agentRounds: number): Promise<Map<string, Tally>> {
         t.tokens += countTokens(text);
         t.cachedTokens += within.tokens;
         t.acrossTokens += across.tokens;
+        t.outputTokens += written[i] ?? 0;
         tallies.set(key, t);
       }
       seen.push(text);
@@ -109,6 +125,42 @@ async function measure(agentRounds: number): Promise<Map<string, Tally>> {
     earlierSessions.push(...firsts.values());
   }
   return tallies;
+}
+
+/** Roles as the settings name them: each request kind is the model of one role. */
+const ROLE_OF: Record<string, 'orchestrator' | 'agent' | 'report'> = {
+  clarify: 'orchestrator',
+  plan: 'orchestrator',
+  orchestrator: 'orchestrator',
+  agent: 'agent',
+  agent_report: 'agent',
+  final_report: 'report',
+  report_merge: 'report',
+};
+/** Hidden reasoning billed as output, which a scripted model does not show: an assumption per call. */
+const REASONING_PER_CALL = 1000;
+
+/**
+ * What one session of this shape costs on a set of models (USD): input priced
+ * with the share a provider's cache serves (prefixes of earlier sessions
+ * count), output as written, and again with REASONING_PER_CALL more output.
+ */
+function sessionCost(
+  tallies: Map<string, Tally>,
+  models: Record<'orchestrator' | 'agent' | 'report', string>,
+) {
+  let plain = 0;
+  let reasoning = 0;
+  for (const [phase, t] of tallies) {
+    const role = ROLE_OF[phase];
+    if (!role) continue;
+    const price = DEFAULT_MODEL_PRICES[models[role]]!;
+    const input =
+      (t.tokens - t.acrossTokens) * price.input + t.acrossTokens * (price.cachedInput ?? price.input);
+    plain += (input + t.outputTokens * price.output) / 1e6 / SESSIONS;
+    reasoning += (t.requests * REASONING_PER_CALL * price.output) / 1e6 / SESSIONS;
+  }
+  return { plain, withReasoning: plain + reasoning };
 }
 
 const figures: Record<string, number> = {};
@@ -139,5 +191,20 @@ for (const [shape, rounds] of [
       'Single-call kinds (clarify, plan, final report) share only with earlier sessions, the first of which is cold; ' +
       'what no request repeats is the question, tool results and findings, sent once',
   );
+  console.log(
+    `cost of one such session (input at the cached share above, output as written; then with ${REASONING_PER_CALL} reasoning tokens a call)`,
+  );
+  for (const [label, models] of [
+    ['gpt-5.5 (the default)', { orchestrator: 'gpt-5.5', agent: 'gpt-5.5', report: 'gpt-5.5' }],
+    [
+      'gpt-5.5, AGENT_MODEL=gpt-5.4-mini',
+      { orchestrator: 'gpt-5.5', agent: 'gpt-5.4-mini', report: 'gpt-5.5' },
+    ],
+    ['gpt-5.1 (the former default)', { orchestrator: 'gpt-5.1', agent: 'gpt-5.1', report: 'gpt-5.1' }],
+  ] as const) {
+    const cost = sessionCost(tallies, models);
+    figures[`${rounds}rounds.cost.${models.agent}.${models.report}`] = Number(fmt(cost.plain, 3));
+    console.log(`${label.padEnd(36)} $${fmt(cost.plain, 2)}  with reasoning $${fmt(cost.withReasoning, 2)}`);
+  }
 }
 report('cache', figures);

@@ -18,7 +18,7 @@ const common = {
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   external: [...OWN_FILES, ...NOT_AT_START, 'esbuild', 'tsx'],
   // Bundled CommonJS packages call require() (of Node's modules, of their own optional parts): give them one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

@@ -92,7 +92,7 @@ describe('deep-research ask --backend deep-research-api', () => {
     expect(await runCli(['doctor'], retired, doctor)).toBe(1);
     const rows = doctor.out.text.split('\n');
     expect(rows[0]).toMatch(
-      /^RESEARCH_MODEL\s+gpt-4\.1\s+server lists no models\s+no shutdown announced\s+price: built-in table of 2026-11-27 \(gpt-4\.1\)\s+http/,
+      /^RESEARCH_MODEL\s+gpt-4\.1\s+server lists no models\s+api: Chat Completions \(the server has no Responses API \(HTTP 404\)\)\s+no shutdown announced\s+price: built-in table of 2026-11-27 \(gpt-4\.1\)\s+http/,
     );
     expect(rows[1]).toMatch(
       /^DEEP_RESEARCH_MODEL\s+o3-deep-research\s+NOT LISTED\s+shuts down 2026-07-23\s+price: MODEL_PRICES \(o3-deep-research\)/,
