@@ -41,11 +41,36 @@ describe('estimateRun', () => {
     });
     const unpriced = estimateRun(settings, []);
     expect(unpriced.costUsd).toBeNull();
-    // 2% and 15% of a million tokens, nine tenths input at $30/M and a tenth output at $180/M.
-    expect(unpriced.spendUsd![0]).toBeCloseTo((20_000 * (0.9 * 30 + 0.1 * 180)) / 1e6, 6);
-    expect(unpriced.spendUsd![1]).toBeCloseTo((150_000 * (0.9 * 30 + 0.1 * 180)) / 1e6, 6);
+    // 10% and 65% of a million tokens, nine tenths input at $30/M (the dearest has no cached price) and a tenth output at $180/M.
+    expect(unpriced.spendUsd![0]).toBeCloseTo((100_000 * (0.9 * 30 + 0.1 * 180)) / 1e6, 6);
+    expect(unpriced.spendUsd![1]).toBeCloseTo((650_000 * (0.9 * 30 + 0.1 * 180)) / 1e6, 6);
     // Past runs count what they were charged against the caps, even when their shown cost is unknown.
     const past = [1, 2, 3, 4, 5].map((n) => ({ durationMs: minutes(n), costUsd: null, spendUsd: n }));
     expect(estimateRun(settings, past)).toMatchObject({ costUsd: null, spendUsd: [2, 4] });
+  });
+
+  it('prices each role with its own model, the input mostly from the prompt cache', () => {
+    const spec = (name: string) => ({ name, reasoning: true });
+    const prices = {
+      models: {
+        'gpt-5.5': { input: 5, cachedInput: 0.5, output: 30 },
+        'gpt-5.4-mini': { input: 0.75, cachedInput: 0.075, output: 4.5 },
+      },
+      searchPer1k: 0,
+    };
+    const at = (agent: string) =>
+      estimateRun(
+        testSettings({
+          tokenBudget: 2_000_000,
+          prices,
+          models: { orchestrator: spec('gpt-5.5'), agent: spec(agent), report: spec('gpt-5.5') },
+        }),
+        [],
+      ).costUsd!;
+    // 65% of 2M tokens at gpt-5.5: 1.17M input (85% cached) and 130k output.
+    const perToken = (0.9 * (0.15 * 5 + 0.85 * 0.5) + 0.1 * 30) / 1e6;
+    expect(at('gpt-5.5')[1]).toBeCloseTo(1_300_000 * perToken, 6);
+    // The agents spend 95% of it: a cheaper agent model is most of the saving.
+    expect(at('gpt-5.4-mini')[1]).toBeLessThan(at('gpt-5.5')[1] * 0.25);
   });
 });

@@ -17,7 +17,7 @@ describe('daily spending caps', () => {
     // Each model call of the rule model costs $0.06 at this price; the rough estimate's low end is $0.40.
     h = await slackHarness(new RuleLlm({ rounds: 6 }), {
       MODEL_PRICES: '{"gpt-4.1":{"input":1000,"output":1000}}',
-      TOKEN_BUDGET: '20000',
+      TOKEN_BUDGET: '4000',
       USER_DAILY_BUDGET_USD: '0.5',
     });
     const app = await h.start();
@@ -102,11 +102,11 @@ describe('daily spending caps', () => {
   }, 90_000);
 
   it('20 people mentioning the bot at once stay within the workspace cap: reservations are counted, refusals have the figures', async () => {
-    // Each model call costs $0.06 here; the settings estimate is $0.40-$3.00 a run, so a $3 cap fits one
-    // reservation and refuses the rest until it finishes.
+    // Each model call costs $0.06 here; the settings estimate is $0.40-$2.60 a run (10-65% of the token
+    // budget), so a $3 cap fits one reservation and refuses the rest until it finishes.
     h = await slackHarness(new RuleLlm({ rounds: 6 }), {
       MODEL_PRICES: '{"gpt-4.1":{"input":1000,"output":1000}}',
-      TOKEN_BUDGET: '20000',
+      TOKEN_BUDGET: '4000',
       WORKSPACE_DAILY_BUDGET_USD: '3',
     });
     const app = await h.start();
@@ -137,7 +137,7 @@ describe('daily spending caps', () => {
       '19 refusals',
     );
     expect(String(refused[0]!.args.text)).toMatch(
-      /^This workspace has used \$0\.00 \(and research still running holds \$3\.00\) of the \$3\.00 research budget for today, and a research costs at least about \$0\.40; try again tomorrow \(UTC\), or ask an admin to raise WORKSPACE_DAILY_BUDGET_USD\.$/,
+      /^This workspace has used \$0\.00 \(and research still running holds \$2\.60\) of the \$3\.00 research budget for today, and a research costs at least about \$0\.40; try again tomorrow \(UTC\), or ask an admin to raise WORKSPACE_DAILY_BUDGET_USD\.$/,
     );
     const started = await storedSessions(h);
     expect(started).toHaveLength(1);
