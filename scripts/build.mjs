@@ -11,7 +11,7 @@ const root = new URL('../', import.meta.url);
 // start). These stay imports of node_modules: they load files of their own at run time (WebAssembly and
 // data, worker threads, pino's transports), need not load at start (Slack, the document readers, the
 // tokenizer, loaded on first use), or are tools of the build itself.
-const OWN_FILES = ['@electric-sql/*', 'piscina', 'pino', 'gpt-tokenizer', 'unpdf', 'mammoth', 'linkedom'];
+const OWN_FILES = ['@electric-sql/*', 'piscina', 'pino', 'gpt-tokenizer', 'pdfjs-dist', 'mammoth', 'linkedom'];
 const NOT_AT_START = ['@slack/*', '@mozilla/readability', 'prom-client', 'undici', 'pg-native'];
 const common = {
   absWorkingDir: root.pathname,

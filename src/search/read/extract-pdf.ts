@@ -1,5 +1,29 @@
-import { getDocumentProxy, getMeta } from 'unpdf';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { type ExtractedText, tidyText } from './extracted-text.js';
+
+/** PDF.js's own data: character maps (CJK and other non-Latin encodings) and the standard fonts' metrics. */
+const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+let pdfjs: Promise<typeof import('pdfjs-dist/legacy/build/pdf.mjs')> | undefined;
+
+/**
+ * PDF.js, loaded once per reading thread. Its Node build looks for a canvas
+ * package at load and prints a warning without one; text needs no canvas, and
+ * nothing of a reading thread may reach the terminal, so the load is quiet.
+ */
+function loadPdfJs() {
+  pdfjs ??= (async () => {
+    const log = console.log;
+    console.log = () => {};
+    try {
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      console.log = log;
+    }
+  })();
+  return pdfjs;
+}
 
 /**
  * Text of the PDF's pages (separated by blank lines) and the title, author
@@ -11,26 +35,38 @@ export async function extractPdf(
   bytes: Uint8Array,
   maxChars = Number.POSITIVE_INFINITY,
 ): Promise<ExtractedText & { pages: { read: number; of: number } }> {
+  const { getDocument } = await loadPdfJs();
   // pdf.js takes ownership of the buffer it is given; a copy keeps the caller's intact.
   // Errors only (verbosity 0): pdf.js would print its warnings about a damaged file on the terminal.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  // No font loading: text only (PDF.js 6 compiles nothing of a PDF to code, so there is no eval to turn off).
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    verbosity: 0,
+    disableFontFace: true,
+    useSystemFonts: false,
+    cMapUrl: join(PDFJS_DIR, 'cmaps/'),
+    cMapPacked: true,
+    standardFontDataUrl: join(PDFJS_DIR, 'standard_fonts/'),
+  });
+  const pdf = await task.promise.catch(async (error: unknown) => {
+    await task.destroy();
+    throw error;
+  });
   try {
     const pages: string[] = [];
     let chars = 0;
     for (let n = 1; n <= pdf.numPages && chars <= maxChars; n += 1) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
-      // As unpdf's extractText joins a page's items.
+      // A page's items joined as written, each line ended where PDF.js saw one end.
       const text = content.items
-        .map((item: { str?: string; hasEOL?: boolean }) =>
-          item.str == null ? '' : item.str + (item.hasEOL ? '\n' : ''),
-        )
+        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
         .join('');
       page.cleanup();
       pages.push(text);
       chars += text.length;
     }
-    const { info } = await getMeta(pdf);
+    const { info } = await pdf.getMetadata();
     const declared = (info ?? {}) as Record<string, unknown>;
     const field = (name: string) => {
       const value = declared[name];
@@ -44,7 +80,7 @@ export async function extractPdf(
       pages: { read: pages.length, of: pdf.numPages },
     };
   } finally {
-    await pdf.destroy();
+    await task.destroy();
   }
 }
 
