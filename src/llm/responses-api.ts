@@ -14,6 +14,7 @@ import { redactSecrets } from '../redact-secrets.js';
 import { errorBodyFetch } from './error-body-fetch.js';
 import { isModelNotFound, type RefusedModel } from './model-not-found.js';
 import type { ResponseEndings } from './response-endings.js';
+import { usageOf } from './responses-wire.js';
 
 export interface ResponsesApiOptions {
   apiKey: string;
@@ -233,7 +234,7 @@ export function read(response: Response): HostedResponse {
       }
     }
   }
-  const usage = response.usage;
+  const usage = usageOf(response);
   return {
     id: response.id,
     status: (response.status ?? 'in_progress') as HostedResponse['status'],
@@ -241,16 +242,7 @@ export function read(response: Response): HostedResponse {
     citations,
     searches,
     reasoning,
-    ...(usage
-      ? {
-          usage: {
-            inputTokens: usage.input_tokens,
-            outputTokens: usage.output_tokens,
-            cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
-            reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-          },
-        }
-      : {}),
+    ...(usage ? { usage } : {}),
     ...(response.error?.message
       ? { error: response.error.message }
       : response.incomplete_details?.reason

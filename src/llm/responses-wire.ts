@@ -5,7 +5,7 @@ import type {
   Response as WireResponse,
 } from 'openai/resources/responses/responses';
 import { ProviderError } from '../ports/errors.js';
-import type { CarriedReasoning, ChatMessage, LlmRequest, ToolCall } from '../ports/llm.js';
+import type { CarriedReasoning, ChatMessage, LlmRequest, TokenUsage, ToolCall } from '../ports/llm.js';
 import type { ShapedRequest, WireAnswer, WireTurn } from './wire-turn.js';
 
 /**
@@ -147,7 +147,7 @@ function answerOf(response: WireResponse, streamed: string): WireAnswer {
     if (item.type === 'reasoning' && item.encrypted_content)
       reasoning.push({ id: item.id, encrypted: item.encrypted_content });
   }
-  const usage = response.usage;
+  const usage = usageOf(response);
   return {
     // Some servers send the text only as deltas.
     text: text || streamed,
@@ -155,17 +155,21 @@ function answerOf(response: WireResponse, streamed: string): WireAnswer {
     finishReason: reason === 'max_output_tokens' ? 'length' : toolCalls.length ? 'tool_calls' : 'stop',
     thinkTags: false,
     ...(reasoning.length ? { reasoning } : {}),
-    ...(usage
-      ? {
-          usage: {
-            inputTokens: usage.input_tokens,
-            outputTokens: usage.output_tokens,
-            cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
-            reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-          },
-        }
-      : {}),
+    ...(usage ? { usage } : {}),
   };
+}
+
+/** A response's usage as the port counts it: input, of it cached, output, of it reasoning. */
+export function usageOf(response: Pick<WireResponse, 'usage'>): Required<TokenUsage> | undefined {
+  const usage = response.usage;
+  return usage
+    ? {
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
+        cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+        reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+      }
+    : undefined;
 }
 
 /** A response that failed on the server: retried when the server says it was its own or a passing fault. */
