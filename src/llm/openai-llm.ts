@@ -14,6 +14,7 @@ import { responsesTurn } from './responses-wire.js';
 import {
   rejectsJsonSchema,
   rejectsRequiredToolChoice,
+  rejectsSealedReasoning,
   type ServerAdaptations,
   serverAdaptations,
   toolCallingUnavailable,
@@ -144,6 +145,14 @@ export class OpenAiLlm implements Llm {
         }
         if (rejectsJsonSchema(raw, request) && !this.adaptations.has('json_schema_in_prompt')) {
           this.adaptations.learn('json_schema_in_prompt', model);
+          continue;
+        }
+        if (
+          route.api === 'responses' &&
+          rejectsSealedReasoning(raw, request) &&
+          !this.adaptations.has('reasoning_not_carried')
+        ) {
+          this.adaptations.learn('reasoning_not_carried', model);
           continue;
         }
         const silent = watchdog.signal.aborted ? (watchdog.signal.reason as Silent) : undefined;

@@ -28,7 +28,7 @@ export const responsesTurn: WireTurn = async (client, request, shaped, signal, s
 function toParams(request: LlmRequest, shaped: ShapedRequest): ResponseCreateParamsStreaming {
   const params: ResponseCreateParamsStreaming = {
     model: request.model.name,
-    input: shaped.messages.flatMap(toItems),
+    input: shaped.messages.flatMap((m) => toItems(m, shaped.carryReasoning)),
     stream: true,
     store: false,
   };
@@ -44,10 +44,9 @@ function toParams(request: LlmRequest, shaped: ShapedRequest): ResponseCreatePar
     params.tool_choice = shaped.toolChoice ?? 'auto';
   }
   if (request.maxTokens) params.max_output_tokens = Math.max(16, request.maxTokens);
-  if (request.model.reasoning) {
-    params.include = ['reasoning.encrypted_content'];
-    if (request.reasoningEffort) params.reasoning = { effort: request.reasoningEffort };
-  }
+  if (shaped.carryReasoning) params.include = ['reasoning.encrypted_content'];
+  if (request.model.reasoning && request.reasoningEffort)
+    params.reasoning = { effort: request.reasoningEffort };
   if (shaped.jsonSchema)
     params.text = {
       format: {
@@ -61,11 +60,11 @@ function toParams(request: LlmRequest, shaped: ShapedRequest): ResponseCreatePar
 }
 
 /** The port's message as input items: a turn's reasoning first, then its text and its calls. */
-function toItems(message: ChatMessage): ResponseInputItem[] {
+function toItems(message: ChatMessage, carryReasoning: boolean): ResponseInputItem[] {
   switch (message.role) {
     case 'assistant':
       return [
-        ...(message.reasoning ?? []).map(
+        ...(carryReasoning ? (message.reasoning ?? []) : []).map(
           (r): ResponseInputItem => ({
             type: 'reasoning',
             id: r.id,

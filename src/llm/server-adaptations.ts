@@ -13,7 +13,8 @@ export type Adaptation =
   | 'tool_choice_auto'
   | 'usage_estimated'
   | 'think_tags_removed'
-  | 'json_schema_in_prompt';
+  | 'json_schema_in_prompt'
+  | 'reasoning_not_carried';
 
 const EXPLAINED: Record<Adaptation, string> = {
   tool_choice_auto:
@@ -23,6 +24,8 @@ const EXPLAINED: Record<Adaptation, string> = {
     'the model writes its reasoning in <think> tags: removing them from answers (a reasoning parser on the server avoids this)',
   json_schema_in_prompt:
     'the model server rejects structured output (response_format json_schema): relying on the schema in the prompt and validating the answer from now on',
+  reasoning_not_carried:
+    "the model server refuses sealed reasoning (include reasoning.encrypted_content): sending its reasoning models' turns without their earlier reasoning from now on",
 };
 
 /**
@@ -42,8 +45,9 @@ export function serverAdaptations(logger: Logger) {
     /** The request as this server accepts it. */
     shape(request: LlmRequest): ShapedRequest {
       const jsonSchema = learned.has('json_schema_in_prompt') ? undefined : request.jsonSchema;
+      const carryReasoning = request.model.reasoning && !learned.has('reasoning_not_carried');
       if (request.toolChoice !== 'required' || !learned.has('tool_choice_auto'))
-        return { toolChoice: request.toolChoice, messages: request.messages, jsonSchema };
+        return { toolChoice: request.toolChoice, messages: request.messages, jsonSchema, carryReasoning };
       // Appended to the system prompt, which is the same on every call, so prompt caching still holds.
       let reminded = false;
       const messages = request.messages.map((m) => {
@@ -55,6 +59,7 @@ export function serverAdaptations(logger: Logger) {
         toolChoice: 'auto',
         messages: reminded ? messages : [{ role: 'system', content: TOOL_REMINDER }, ...messages],
         jsonSchema,
+        carryReasoning,
       };
     },
   };
@@ -75,6 +80,12 @@ export function rejectsJsonSchema(error: unknown, request: LlmRequest): boolean 
     message !== undefined &&
     /response_format|json_schema|text\.format/i.test(message)
   );
+}
+
+/** A 4xx about sealed reasoning: a Responses server without `include: ["reasoning.encrypted_content"]`. */
+export function rejectsSealedReasoning(error: unknown, request: LlmRequest): boolean {
+  const message = rejection(error);
+  return request.model.reasoning && message !== undefined && /encrypted_content|\binclude\b/i.test(message);
 }
 
 /** A 4xx about `tool_choice` itself: vLLM before 0.8.3, some proxies and gateways. */

@@ -14,7 +14,10 @@ export interface WireAnswer {
 }
 
 /** The request as this server accepts it (see server-adaptations). */
-export type ShapedRequest = Pick<LlmRequest, 'toolChoice' | 'messages' | 'jsonSchema'>;
+export type ShapedRequest = Pick<LlmRequest, 'toolChoice' | 'messages' | 'jsonSchema'> & {
+  /** Ask for the model's reasoning sealed, and send back what earlier turns kept (Responses API). */
+  carryReasoning: boolean;
+};
 
 /** Sends one turn on one wire API and reads its stream; `stillAlive` is called at every event. */
 export type WireTurn = (

@@ -258,6 +258,37 @@ describe('the Responses API wire, replayed from OpenAI', () => {
     expect(nock.isDone()).toBe(true);
   });
 
+  it('a server refusing sealed reasoning is asked again at once without it, and from then on', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const record = (b: Record<string, unknown>) => {
+      bodies.push(b);
+      return true;
+    };
+    nock(BASE)
+      .post('/responses', record)
+      .reply(400, { error: { message: "Unsupported parameter: 'include' is not supported by this server." } })
+      .post('/responses', record)
+      .times(2)
+      .reply(200, recorded, SSE);
+    const shared = llm();
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'q' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'web_search', arguments: '{}' }],
+        reasoning: [{ id: 'rs_1', encrypted: 'SEALED' }],
+      },
+      { role: 'tool', toolCallId: 'c1', content: 'r' },
+    ];
+    await shared.complete(request({ messages: history }));
+    await shared.complete(request({ messages: history }));
+    expect(nock.isDone()).toBe(true);
+    expect(bodies.map((b) => 'include' in b)).toEqual([true, false, false]);
+    expect(JSON.stringify(bodies[2])).not.toContain('SEALED');
+    expect(bodies[2]).toMatchObject({ reasoning: { effort: 'low' } });
+  });
+
   it('auto: concurrent first calls wait for the first to decide, so a server without the route is asked once', async () => {
     const scope = nock(BASE)
       .post('/responses')
