@@ -92,8 +92,10 @@ export class SessionRecorder {
     const report = outcome.kind === 'done' ? outcome.report : outcome.found;
     const to = outcome.kind === 'cancelled' ? 'cancelled' : intents.length ? 'delivering' : 'done';
     const ending = { plan: view.plan ?? undefined, report, costUsd: this.spendUsd };
-    await this.write(() => this.lifecycle.finish(this.sessionId, to, ending, this.owner, intents));
+    // Usage first: a reader who sees the session ended sees what it used, and a crash between the two
+    // writes leaves a session that resumes and writes both again, never an ended one without its usage.
     await this.write(() => this.store.saveUsage(this.sessionId, view.usage));
+    await this.write(() => this.lifecycle.finish(this.sessionId, to, ending, this.owner, intents));
     return to;
   }
 
