@@ -4,16 +4,22 @@
 // the statement: pairs lexical evidence settles (and errors among them: must be 0), correct citations
 // lexical mode alone would remove (must be 0), how often the passage the judge reads holds the
 // statement's figures, judge tokens per 100 citations, and whether every quote shown under a source is
-// whole sentences the page contains. The judge is scripted (it answers by the corpus's truth); the
-// source store is the real one, on embedded PGlite.
+// whole sentences the page contains. Then (issue 52) the evidence the judge reads, on the harder corpus
+// (bench/citations-evidence-corpus.ts: statements citing pages in another language, figures in tables,
+// statements of several facts) with the first: per pairing of languages and per trait, the share of
+// correct pairs whose judge input holds every figure of theirs the page holds, the share of
+// cross-language pairs given a located passage, errors settled by words (must be 0) and judge tokens per
+// 100 citations. The judge is scripted (it answers by the corpus's truth); the source store is the real
+// one, on embedded PGlite.
 //   npm run bench:citations-languages
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR } from '../src/compose.js';
-import { bestEvidence, lexicalVerdict, readSource } from '../src/engine/citations/claim-evidence.js';
+import { bestEvidence, judgeInput, lexicalVerdict } from '../src/engine/citations/claim-evidence.js';
 import { claimUnits } from '../src/engine/citations/claim-units.js';
 import { findQuote } from '../src/engine/citations/source-quote.js';
+import { readSource } from '../src/engine/citations/source-sentences.js';
 import { figuresOf } from '../src/engine/citations/text-terms.js';
 import { checkCitations } from '../src/engine/phases/check-citations.js';
 import { countTokens } from '../src/llm/count-tokens.js';
@@ -21,7 +27,8 @@ import type { Llm, LlmRequest } from '../src/ports/llm.js';
 import { openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { SourceTextStore } from '../src/store/source-text-store.js';
-import { type Language, PAGES, type RealStatement, STATEMENTS } from './citations-languages-corpus.js';
+import { type EvidenceStatement, STATEMENTS as HARDER, PAGES } from './citations-evidence-corpus.js';
+import { type Language, type RealStatement, STATEMENTS } from './citations-languages-corpus.js';
 import { checkSession } from './lib/check-session.js';
 import { fmt, report } from './lib/stats.js';
 
@@ -104,6 +111,46 @@ function recordingJudge(statements: RealStatement[]) {
   return { llm, shown, tokens: () => inputTokens };
 }
 
+/** The claim's figures the page states anywhere: what the judge must be shown. */
+function pageFigures(statement: string, pageText: string): string[] {
+  const there = new Set(figuresOf(pageText, true));
+  return figuresOf(plain(statement)).filter((f) => there.has(f));
+}
+
+/** Per group of pairs: judge inputs that hold every figure the page holds for them, located cross-language passages. */
+async function evidence(store: SourceTextStore, pool: import('pg').Pool, statements: EvidenceStatement[]) {
+  const judge = recordingJudge(statements);
+  const ctx = await checkSession(store, pool, judge.llm, { mode: 'model', tokens: 1_000_000 }, pages);
+  const markdown = statements.map((s) => `- ${s.text} [${pageOf(s.cited).n}]`).join('\n');
+  const checked = await checkCitations(ctx, markdown);
+  if (checked === 'cancelled') throw new Error('cancelled');
+  const out = { correct: 0, held: 0, cross: 0, located: 0, errorsSettled: 0, misses: [] as string[] };
+  for (const st of statements) {
+    const page = pageOf(st.cited);
+    const claim = plain(st.text);
+    const input = judgeInput(claim, readSource(page.text));
+    const settled = lexicalVerdict(bestEvidence(claim, readSource(page.text))!) === 'supported';
+    if (st.kind !== 'correct') {
+      if (settled) {
+        out.errorsSettled += 1;
+        out.misses.push(`error settled by words: ${st.text}`);
+      }
+      continue;
+    }
+    const wanted = pageFigures(st.text, page.text);
+    out.correct += 1;
+    const shown = new Set(figuresOf(input.passage, true));
+    if (wanted.every((f) => shown.has(f))) out.held += 1;
+    else out.misses.push(`judge input lacks ${wanted.filter((f) => !shown.has(f)).join(', ')}: ${st.text}`);
+    if (st.lang !== page.lang && wanted.length > 0) {
+      out.cross += 1;
+      if (input.located) out.located += 1;
+      else out.misses.push(`no place located: ${st.text}`);
+    }
+  }
+  return { ...out, tokens: judge.tokens(), pairs: statements.length };
+}
+
 async function judged(store: SourceTextStore, pool: import('pg').Pool, statements: RealStatement[]) {
   const judge = recordingJudge(statements);
   const ctx = await checkSession(store, pool, judge.llm, { mode: 'model', tokens: 200_000 }, pages);
@@ -175,6 +222,37 @@ try {
       [`${lang}.judgedPassageHitPct`]: hitPct,
       [`${lang}.judgeTokensPer100`]: (j.tokens / mine.length) * 100,
       [`${lang}.quotesWhole`]: j.quotes ? j.goodQuotes / j.quotes : 1,
+    });
+  }
+  console.log('\nevidence the judge reads (issue 52): both corpora, by pairing of languages and by trait');
+  console.log(
+    'group               pairs  correct  judge input holds the page figures  cross-language located  errors settled  judge tokens /100',
+  );
+  const all: EvidenceStatement[] = [...STATEMENTS.map((st) => ({ ...st, traits: [] })), ...HARDER];
+  const groups = new Map<string, EvidenceStatement[]>();
+  const add = (name: string, st: EvidenceStatement) => groups.set(name, [...(groups.get(name) ?? []), st]);
+  for (const st of all) {
+    add(`${st.lang} → ${pageOf(st.cited).lang}`, st);
+    for (const trait of st.traits) add(trait, st);
+  }
+  groups.set('all', all);
+  for (const [name, mine] of groups) {
+    const e = await evidence(store, db.pool, mine);
+    const heldPct = e.correct ? (e.held / e.correct) * 100 : 100;
+    const locatedPct = e.cross ? (e.located / e.cross) * 100 : 100;
+    console.log(
+      `${name.padEnd(20)}${String(e.pairs).padEnd(7)}${String(e.correct).padEnd(9)}` +
+        `${`${e.held} of ${e.correct} (${fmt(heldPct, 0)} %)`.padEnd(36)}` +
+        `${e.cross ? `${e.located} of ${e.cross} (${fmt(locatedPct, 0)} %)` : '—'}`.padEnd(24) +
+        `${String(e.errorsSettled).padEnd(16)}${fmt((e.tokens / e.pairs) * 100, 0)}`,
+    );
+    if (name !== 'all') for (const line of e.misses) console.log(`      ! ${line}`);
+    const key = name.replace(/ → /, 'To');
+    Object.assign(figures, {
+      [`evidence.${key}.heldPct`]: heldPct,
+      [`evidence.${key}.locatedPct`]: locatedPct,
+      [`evidence.${key}.errorsSettled`]: e.errorsSettled,
+      [`evidence.${key}.judgeTokensPer100`]: (e.tokens / e.pairs) * 100,
     });
   }
 } finally {

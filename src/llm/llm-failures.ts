@@ -42,9 +42,14 @@ export function classify(
     });
   // A 200 whose stream is not JSON (cut off, or not a model server at all): read, but unreadable.
   if (error instanceof SyntaxError)
-    return new ProviderError('llm_bad_response', 'The model server sent an empty or unreadable answer.', true, {
-      cause: error,
-    });
+    return new ProviderError(
+      'llm_bad_response',
+      'The model server sent an empty or unreadable answer.',
+      true,
+      {
+        cause: error,
+      },
+    );
   if (timedOut) {
     return new ProviderError('llm_timeout', `The model call timed out after ${request.timeoutMs} ms.`, true, {
       cause: error,

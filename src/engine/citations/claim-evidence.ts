@@ -8,6 +8,7 @@
  * "A, not B" and "B, not A" have the same words.
  */
 import { quoteAround } from './source-quote.js';
+import type { SourceSentences } from './source-sentences.js';
 import { type Cue, cuesOf, figuresOf, type Script, sameWayRound, scriptOf, termsOf } from './text-terms.js';
 
 export interface Evidence {
@@ -56,70 +57,6 @@ export function lexicalVerdict(evidence: Evidence): LexicalVerdict {
   return 'uncertain';
 }
 
-/** One sentence of a source: where it is in the text, and whether it is prose a quote can be. */
-export interface Sentence {
-  start: number;
-  end: number;
-  text: string;
-  prose: boolean;
-}
-
-/** A source's text read once for many claims. */
-export interface SourceSentences {
-  text: string;
-  sentences: Sentence[];
-  script: Script;
-  terms: Set<string>[];
-  figures: Set<string>[];
-  /** Which sentences hold a term or a figure. */
-  index: Map<string, number[]>;
-}
-
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
-
-export function readSource(text: string): SourceSentences {
-  const sentences: Sentence[] = [];
-  // Lines first: a heading, a list item or a table row ends where its line does.
-  for (const line of text.matchAll(/[^\n]+/g)) {
-    for (const { segment, index } of SENTENCES.segment(line[0])) {
-      const trimmed = segment.trim();
-      if (trimmed.length <= 1) continue;
-      const start = line.index + index + segment.indexOf(trimmed);
-      sentences.push({ start, end: start + trimmed.length, text: trimmed, prose: isProse(trimmed) });
-    }
-  }
-  const terms = sentences.map((s) => new Set(termsOf(s.text)));
-  const figures = sentences.map((s) => new Set(figuresOf(s.text, true)));
-  const index = new Map<string, number[]>();
-  const add = (key: string, i: number) => {
-    const list = index.get(key);
-    if (!list) index.set(key, [i]);
-    else if (list.at(-1) !== i) list.push(i);
-  };
-  terms.forEach((set, i) => {
-    for (const t of set) add(`t:${t}`, i);
-  });
-  figures.forEach((set, i) => {
-    for (const f of set) add(`f:${f}`, i);
-  });
-  return { text, sentences, script: scriptOf(text), terms, figures, index };
-}
-
-/**
- * Prose a quote can be: not a table row, a heading or a title — a sentence
- * of some length that ends as sentences do (or is long enough to be one).
- */
-function isProse(sentence: string): boolean {
-  if (/^#/.test(sentence) || (sentence.match(/\|/g) ?? []).length >= 2 || sentence.includes('\t'))
-    return false;
-  const unspaced = (
-    sentence.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []
-  ).length;
-  const words = sentence.split(/\s+/).length + unspaced / 2;
-  if (words < 6) return false;
-  return /[.!?。！？…:;)"'”’»」]$/.test(sentence) || sentence.length >= 80;
-}
-
 /** A claim read once for its sources. */
 export interface ClaimTerms {
   text: string;
@@ -148,7 +85,7 @@ export function bestEvidence(claimText: string, source: SourceSentences): Eviden
   const near = new Set<number>();
   for (const key of [...terms.map((t) => `t:${t}`), ...figures.map((f) => `f:${f}`)])
     for (const i of source.index.get(key) ?? []) near.add(i);
-  let best: { weight: number; at: number; size: number } | null = null;
+  let best: (Place & { weight: number }) | null = null;
   for (const hit of [...near].sort((a, b) => a - b)) {
     for (let at = Math.max(0, hit - WINDOW + 1); at <= hit; at++) {
       for (let size = 1; size <= WINDOW && at + size <= source.sentences.length; size++) {
@@ -186,8 +123,100 @@ export function bestEvidence(claimText: string, source: SourceSentences): Eviden
     sameScript,
     negated,
     quote,
-    passage: window.map((s) => s.text).join(' '),
+    passage: passageOf(source, excerptsFor(claim, source, best, near)),
   };
+}
+
+/** A place in a source: `size` sentences from `at`. */
+interface Place {
+  at: number;
+  size: number;
+}
+
+/** The most places the judge reads for one claim in one source. */
+const MOST_EXCERPTS = 3;
+
+/**
+ * The best place, then (a claim of several facts) the places holding what it
+ * lacks: a figure of the claim, or a good part of its words, each added place
+ * the one sentence that carries most of what is still missing.
+ */
+function excerptsFor(claim: ClaimTerms, source: SourceSentences, best: Place, near: Set<number>): Place[] {
+  const places = [best];
+  const has = (i: number, key: string) =>
+    key.startsWith('f:') ? source.figures[i]!.has(key.slice(2)) : source.terms[i]!.has(key.slice(2));
+  const keys = [...claim.figures.map((f) => `f:${f}`), ...claim.terms.map((t) => `t:${t}`)];
+  const covered = new Set(keys.filter((k) => inPlaces(places, (i) => has(i, k))));
+  const enoughTerms = Math.max(3, Math.ceil(claim.terms.length / 4));
+  while (places.length < MOST_EXCERPTS) {
+    let pick: { at: number; figures: number; terms: number } | null = null;
+    for (const i of near) {
+      if (inPlaces(places, (j) => j === i)) continue;
+      const gained = keys.filter((k) => !covered.has(k) && has(i, k));
+      const figures = gained.filter((k) => k.startsWith('f:')).length;
+      const terms = gained.length - figures;
+      if (!pick || figures * 2 + terms > pick.figures * 2 + pick.terms) pick = { at: i, figures, terms };
+    }
+    if (!pick || (pick.figures === 0 && pick.terms < enoughTerms)) break;
+    places.push({ at: pick.at, size: 1 });
+    for (const k of keys) if (has(pick.at, k)) covered.add(k);
+  }
+  return places;
+}
+
+function inPlaces(places: Place[], test: (i: number) => boolean): boolean {
+  return places.some((p) => Array.from({ length: p.size }, (_, k) => p.at + k).some(test));
+}
+
+/**
+ * The places as the judge reads them, in page order: one place as its text;
+ * several, each numbered as a separate excerpt. A table row comes under its
+ * table's header (once per run of rows of one table).
+ */
+function passageOf(source: SourceSentences, places: Place[]): string {
+  const sorted = [...places].sort((a, b) => a.at - b.at);
+  const parts = sorted.map((place) => {
+    const lines: string[] = [];
+    let table: number | undefined;
+    for (let i = place.at; i < place.at + place.size; i++) {
+      const sentence = source.sentences[i]!;
+      if (sentence.header !== undefined && sentence.header !== i && sentence.header !== table) {
+        lines.push(`[table] ${source.sentences[sentence.header]!.text}`);
+        table = sentence.header;
+      }
+      lines.push(sentence.text);
+    }
+    return lines.join(table === undefined ? ' ' : '\n');
+  });
+  return parts.length === 1 ? parts[0]! : parts.map((text, k) => `(excerpt ${k + 1}) ${text}`).join('\n');
+}
+
+/** Sent with a source whose words never meet the claim's: its opening, in case the two are in different languages. */
+const OPENING_CHARS = 1500;
+
+/** What the judge reads of a source for a claim, and whether it is a place found for the claim. */
+export interface JudgeInput {
+  passage: string;
+  located: boolean;
+}
+
+/** The judge's reading of `source` for a claim, from the evidence found there. */
+export function judgePassage(evidence: Evidence, source: SourceSentences | undefined): JudgeInput {
+  if (evidence.passage !== null) return { passage: evidence.passage, located: true };
+  // Nothing of the claim is in the source: the judge is told so, not shown an unrelated passage as if it were the place.
+  const opening = evidence.sameScript ? '' : (source?.text.slice(0, OPENING_CHARS) ?? '');
+  return {
+    passage: opening
+      ? `(No passage shares a word or figure with the claim; the source is in another language. It opens:)\n${opening}`
+      : '(No passage of this source shares a word or figure with the claim.)',
+    located: false,
+  };
+}
+
+/** What the judge reads of a whole source for a claim (the check's own path, for the benches). */
+export function judgeInput(claim: string, source: SourceSentences): JudgeInput {
+  const evidence = bestEvidence(claim, source);
+  return evidence ? judgePassage(evidence, source) : { passage: '', located: false };
 }
 
 /** How much of the claim a text carries, by the measures that settle it. */

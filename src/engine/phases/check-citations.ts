@@ -3,14 +3,14 @@ import { citationFigures } from '../../ports/report-markdown.js';
 import {
   bestEvidence,
   type Evidence,
+  judgePassage,
   lexicalVerdict,
   readClaim,
-  readSource,
-  type SourceSentences,
 } from '../citations/claim-evidence.js';
 import { judgeClaims, pairsWithin, type Verdict } from '../citations/claim-judge.js';
 import { type ClaimUnit, claimUnits } from '../citations/claim-units.js';
 import { findQuote, quoteAround } from '../citations/source-quote.js';
+import { readSource, type SourceSentences, tableRowText } from '../citations/source-sentences.js';
 import { interruption, type SessionContext } from '../session-context.js';
 import { ANSWER_KEY, lineage } from '../sources/keep-source.js';
 import { errorText } from '../tools/tool-result.js';
@@ -197,22 +197,9 @@ async function findAlternatives(
   return found;
 }
 
-/** Sent with a source whose words never meet the claim's: its opening, in case the two are in different languages. */
-const OPENING_CHARS = 1500;
-
 function judgePair(ctx: SessionContext, units: ClaimUnit[], texts: Map<number, SourceSentences>, p: Pair) {
-  const source = ctx.sources.get(p.n)!;
-  const claim = units[p.unit]!.text;
-  const evidence = p.evidence!;
-  let passage = evidence.passage;
-  // Nothing of the claim is in the source: the judge is told so, not shown an unrelated passage as if it were the place.
-  if (passage === null) {
-    const opening = evidence.sameScript ? '' : (texts.get(p.n)?.text.slice(0, OPENING_CHARS) ?? '');
-    passage = opening
-      ? `(No passage shares a word or figure with the claim; the source is in another language. It opens:)\n${opening}`
-      : '(No passage of this source shares a word or figure with the claim.)';
-  }
-  return { claim, n: p.n, title: source.title, passage };
+  const { passage } = judgePassage(p.evidence!, texts.get(p.n));
+  return { claim: units[p.unit]!.text, n: p.n, title: ctx.sources.get(p.n)!.title, passage };
 }
 
 function bestAlternatives(alternatives: Pair[]): Map<number, Pair> {
@@ -223,13 +210,16 @@ function bestAlternatives(alternatives: Pair[]): Map<number, Pair> {
 
 /**
  * The judge's quote, found in the source however the model copied it, shown
- * as the source says it: the whole sentences it is in (bounded), never a
- * table row or a title alone; undefined when the source does not say it.
+ * as the source says it: the whole sentences it is in (bounded); a table row
+ * under its header, marked as a table; never a title alone; undefined when
+ * the source does not say it.
  */
 function sourceQuote(quote: string, source: SourceSentences): string | undefined {
   const span = findQuote(source.text, quote);
   if (!span) return undefined;
-  const sentences = source.sentences.filter((s) => s.end > span.start && s.start < span.end);
+  const at = source.sentences.flatMap((s, i) => (s.end > span.start && s.start < span.end ? [i] : []));
+  const sentences = at.map((i) => source.sentences[i]!);
+  if (sentences.length === 1 && sentences[0]!.header !== undefined) return tableRowText(source, at[0]!);
   if (sentences.length === 0 || !sentences.every((s) => s.prose)) return undefined;
   return quoteAround(source.text, sentences[0]!.start, sentences.at(-1)!.end, readClaim(quote));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bestEvidence, lexicalVerdict, readSource } from '../../../src/engine/citations/claim-evidence.js';
+import { bestEvidence, lexicalVerdict } from '../../../src/engine/citations/claim-evidence.js';
 import { findQuote } from '../../../src/engine/citations/source-quote.js';
+import { readSource } from '../../../src/engine/citations/source-sentences.js';
 import {
   cuesOf,
   figuresOf,
