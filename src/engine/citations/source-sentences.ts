@@ -85,9 +85,9 @@ export function tableRowText(source: SourceSentences, i: number): string {
 /** Which lines are table rows: cells split by "|" or tabs, or runs of lines with the same number of commas (CSV). */
 function tableLines(lines: string[]): boolean[] {
   const rows = lines.map((l) => (l.match(/\|/g) ?? []).length >= 2 || (l.match(/\t/g) ?? []).length >= 1);
-  const commas = lines.map((l) =>
-    /^[^,]+(,[^,]*){2,}$/.test(l) && !/[.!?。]\s+\S/.test(l) ? count(l, ',') : 0,
-  );
+  // CSV: commas that are not prose's (prose puts a space after each and ends its sentence).
+  const csv = (l: string) => /^[^,]+(,[^,]*){2,}$/.test(l) && !/[.!?。]$/.test(l.trim()) && /,\S/.test(l);
+  const commas = lines.map((l) => (csv(l) ? count(l, ',') : 0));
   for (let i = 0; i < lines.length; i++) {
     if (!commas[i]) continue;
     const same = (j: number) => j >= 0 && j < lines.length && commas[j] === commas[i];
