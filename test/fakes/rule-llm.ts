@@ -159,7 +159,11 @@ export function judged(
     const said = verdict(m[2]!, Number(m[3]));
     const claim = words(m[2]!);
     const shared = (s: string) => [...words(s)].filter((w) => claim.has(w)).length;
-    const sentences = m[4]!.split(/(?<=[.!?])\s+|\n+/);
+    // What a judge copies: a sentence or a table row of the passage, never a table's header or an excerpt's number.
+    const sentences = m[4]!
+      .split(/(?<=[.!?])\s+|\n+/)
+      .map((s) => s.replace(/^\(excerpt \d+\) /, ''))
+      .filter((s) => !s.startsWith('[table]'));
     const quote = sentences.reduce((best, s) => (shared(s) > shared(best) ? s : best), sentences[0]!);
     return { pair: Number(m[1]), verdict: said, quote: said === 'unsupported' ? '' : quote.trim() };
   });

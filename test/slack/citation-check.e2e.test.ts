@@ -77,3 +77,30 @@ describe('the claim check, end to end with the defaults', () => {
     expect(await storedSessions(h)).toMatchObject([{ status: 'done' }]);
   }, 120_000);
 });
+
+describe('table evidence, end to end', () => {
+  it('shows the table row under its header as the quote when no sentence of the page holds the figure', async () => {
+    const ranking = [
+      'Insurers are ranked below by what they held when their financial year closed.',
+      '</p><table><tr><th>Rank</th><th>Company</th><th>Country</th><th>Total assets (US$ billion)</th></tr>' +
+        '<tr><td>1</td><td>Allianz</td><td>Germany</td><td>1,085.2</td></tr>' +
+        '<tr><td>2</td><td>Prudential Financial</td><td>United States</td><td>735.6</td></tr></table><p>' +
+        'Conglomerates whose insurance arms cannot be separated are left out of the ranking.',
+    ];
+    h = await slackHarness(
+      new RuleLlm({
+        rounds: 1,
+        readPages: true,
+        reportExtra: 'Allianz, the German insurer, had total assets of US$1,085.2 billion [1].',
+      }),
+      {},
+      { localPages: true, pageText: { 'topic 1': ranking } },
+    );
+    await research(h, 'Which insurers hold the most assets?');
+    const [canvas] = h.slack.canvases;
+    expect(canvas!.markdown).toContain('US$1,085.2 billion [[1](');
+    expect(canvas!.markdown).toContain(
+      '   - “(table) Rank \\| Company \\| Country \\| Total assets (US$ billion) → 1 \\| Allianz \\| Germany \\| 1,085.2”',
+    );
+  }, 90_000);
+});

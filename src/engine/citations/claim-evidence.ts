@@ -180,11 +180,11 @@ function passageOf(source: SourceSentences, places: Place[]): string {
     let table: number | undefined;
     for (let i = place.at; i < place.at + place.size; i++) {
       const sentence = source.sentences[i]!;
-      if (sentence.header !== undefined && sentence.header !== i && sentence.header !== table) {
+      if (sentence.header !== undefined && sentence.header !== table) {
         lines.push(`[table] ${source.sentences[sentence.header]!.text}`);
         table = sentence.header;
       }
-      lines.push(sentence.text);
+      if (sentence.header !== i) lines.push(sentence.text);
     }
     return lines.join(table === undefined ? ' ' : '\n');
   });

@@ -219,7 +219,9 @@ function sourceQuote(quote: string, source: SourceSentences): string | undefined
   if (!span) return undefined;
   const at = source.sentences.flatMap((s, i) => (s.end > span.start && s.start < span.end ? [i] : []));
   const sentences = at.map((i) => source.sentences[i]!);
-  if (sentences.length === 1 && sentences[0]!.header !== undefined) return tableRowText(source, at[0]!);
+  // A row under its header; the header alone says nothing.
+  if (sentences.length === 1 && sentences[0]!.header !== undefined)
+    return sentences[0]!.header === at[0] ? undefined : tableRowText(source, at[0]!);
   if (sentences.length === 0 || !sentences.every((s) => s.prose)) return undefined;
   return quoteAround(source.text, sentences[0]!.start, sentences.at(-1)!.end, readClaim(quote));
 }
