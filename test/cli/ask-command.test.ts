@@ -125,9 +125,9 @@ describe('deep-research ask', () => {
     expect(progress).not.toContain('## Findings');
     expect(text).not.toContain('Cycle 1 of 8');
     expect(text).toMatch(/session [0-9a-f-]{36}/);
-    // One agent of four failed: the report is labelled partial with what failed.
+    // One agent of four failed: the report is labelled partial with what it was to find, and why it failed.
     expect(text).toContain(
-      '> **Partial report:** 1 of 4 research agents failed (The model server answered HTTP 400',
+      '> **Partial report:** 1 of 4 research agents failed: “T3 installer capacity” (The model server answered HTTP 400',
     );
 
     const report = text.slice(text.indexOf('## Findings'));

@@ -64,7 +64,7 @@ export const TASK_WORK: ResearchWork = {
               task: t.query,
               status: t.status,
               sources: t.sources?.length ?? 0,
-              ...(t.error ? { error: `${t.id}: ${t.error}` } : {}),
+              ...(t.error ? { error: t.error } : {}),
             },
           ]
         : [],

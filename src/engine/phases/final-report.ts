@@ -89,8 +89,9 @@ function finalize(
   // A report written after an agent failed says so, with what failed (cancelled agents did not fail).
   const { records, noun } = researchWork(ctx.state, ctx.work);
   const failed = records.filter((a) => a.status === 'failed' && a.error !== 'cancelled');
+  // Each failed one by what it was to find, so a reader knows what the report lacks.
   const failedWhy = failed.length
-    ? `${failed.length} of ${records.length} ${noun}s failed (${[...new Set(failed.map((a) => a.error ?? 'unknown error'))].join('; ')})`
+    ? `${failed.length} of ${records.length} ${noun}s failed: ${failed.map((a) => `“${shortTask(a.task)}” (${a.error ?? 'unknown error'})`).join('; ')}`
     : null;
   // A tool server that failed during research is named: what it holds may be missing.
   const servers = Object.entries(ctx.state.serverFailures ?? {}).map(([, why]) => why);
@@ -111,6 +112,12 @@ function finalize(
     costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
     ...(checked ? { citationCheck: checked.check } : {}),
   };
+}
+
+/** A task as a label names it: its first words, on one line. */
+function shortTask(task: string): string {
+  const line = task.replace(/\s+/g, ' ').trim();
+  return line.length > 100 ? `${line.slice(0, 99).replace(/\s+\S*$/, '')}…` : line;
 }
 
 type Synthesis = { markdown: string; fallback: boolean } | 'cancelled';

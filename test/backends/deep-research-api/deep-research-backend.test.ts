@@ -291,7 +291,7 @@ describe('the deep-research backend', () => {
     if (outcome.kind !== 'done') return;
     expect(outcome.report.partial).toBe('agents_failed');
     expect(outcome.report.markdown).toContain(
-      '> **Partial report:** 2 of 3 research tasks failed (grants: failed: The model failed to generate a response.; installers: incomplete: max_output_tokens).',
+      '> **Partial report:** 2 of 3 research tasks failed: “What about grants?” (failed: The model failed to generate a response.); “What about installers?” (incomplete: max_output_tokens).',
     );
     expect(outcome.report.sources.map((s) => s.url)).toEqual(['https://costs.example/page']);
   });
@@ -484,7 +484,7 @@ describe('the deep-research backend', () => {
       research.begin('s-13', { question: 'Q?', skipClarification: true }),
     ).catch((e) => e);
     expect(error.message).toBe(
-      'Every research task failed (a: failed: The model failed to generate a response.; b: failed: The model failed to generate a response.), so there is nothing to report: try again later, or check the deep-research API (DEEP_RESEARCH_MODEL and your OpenAI account) if it keeps happening.',
+      'Every research task failed (failed: The model failed to generate a response.), so there is nothing to report: try again later, or check the deep-research API (DEEP_RESEARCH_MODEL and your OpenAI account) if it keeps happening.',
     );
   });
 });

@@ -31,7 +31,7 @@ describe('the task graph’s own state', () => {
     expect(TASK_WORK.findings(legacy)).toEqual([{ agentId: 'a', task: 'A?', report: 'Found A [1].' }]);
     expect(TASK_WORK.records(legacy).map((r) => [r.id, r.status, r.error])).toEqual([
       ['a', 'done', undefined],
-      ['b', 'failed', 'b: timed out'],
+      ['b', 'failed', 'timed out'],
     ]);
   });
 });
