@@ -19,6 +19,8 @@ export type Trait = 'cross-language' | 'table' | 'multi-fact';
 
 export interface EvidenceStatement extends RealStatement {
   traits: Trait[];
+  /** A claim in another language than its page: the key terms a model gives in the page's language. */
+  terms?: string[];
 }
 
 const MENU = Array.from(
@@ -192,6 +194,51 @@ export const STATEMENTS: EvidenceStatement[] = [
     'Chips of 7 nanometres and below made up 58% of TSMC wafer revenue in 2023, up from 53% in 2022.',
     '7纳米及更先进制程合计占全年晶圆销售金额的58%，高于2022年的53%。',
   ),
+  // No figures to find the place by: the words, in the page's language, find it.
+  {
+    ...s(
+      X,
+      'zh',
+      'en-wind',
+      'correct',
+      '英国第五轮海上风电拍卖因行政执行价格过低，没有吸引到任何投标。',
+      'Auction round 5, held in 2023, did not attract any bids for offshore wind because the administrative strike price of £44 per MWh was too low for developers facing higher costs.',
+    ),
+    terms: ['auction round', 'bids', 'offshore wind', 'administrative strike price', 'too low'],
+  },
+  {
+    ...s(
+      X,
+      'ja',
+      'en-insurers',
+      'correct',
+      'バークシャー・ハサウェイは、保険事業がコングロマリットの一部であるため、ランキングに含まれていない。',
+      'Berkshire Hathaway, whose insurance operations are part of a conglomerate, is not ranked.',
+    ),
+    terms: ['Berkshire Hathaway', 'insurance operations', 'conglomerate', 'not ranked'],
+  },
+  {
+    ...s(
+      X,
+      'en',
+      'zh-dam',
+      'correct',
+      'Flood control, not power generation, is the main purpose of the Three Gorges project.',
+      '三峡工程的主要功能是防洪，而不是发电；发电是其综合效益之一。',
+    ),
+    terms: ['三峡工程', '主要功能', '防洪', '发电'],
+  },
+  {
+    ...s(
+      X,
+      'ru',
+      'en-foundry',
+      'correct',
+      'TSMC не изменила долгосрочную цель по валовой марже.',
+      'TSMC did not change its long-term gross margin target of 53% and higher.',
+    ),
+    terms: ['TSMC', 'long-term', 'gross margin target', 'did not change'],
+  },
   // …and its planted errors.
   s(XT, 'zh', 'en-gold', 'changed_figure', '2024年金价年度收盘价达2,683.84美元/盎司，创历史新高。'),
   s(X, 'zh', 'en-foundry', 'changed_figure', '台积电2023年毛利率为57.4%。'),

@@ -82,9 +82,21 @@ function lexical(statements: RealStatement[]) {
 function recordingJudge(statements: RealStatement[]) {
   const shown = new Map<string, string>();
   let inputTokens = 0;
+  let termTokens = 0;
   const llm: Llm = {
     async complete(request: LlmRequest) {
       const user = request.messages.at(-1)!.content;
+      // The claims' key terms in their pages' languages: what a model gives, from the corpus.
+      if (request.purpose === 'citation_terms') {
+        const claims = [...user.matchAll(/Claim (\d+): (.*)/g)].map((m) => ({
+          claim: Number(m[1]),
+          terms:
+            (statements.find((s) => plain(s.text) === m[2]) as EvidenceStatement | undefined)?.terms ?? [],
+        }));
+        const text = JSON.stringify({ claims });
+        termTokens += countTokens(request.messages.map((m) => m.content).join('\n')) + countTokens(text);
+        return { text, toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' };
+      }
       inputTokens += countTokens(request.messages.map((m) => m.content).join('\n'));
       const verdicts = [
         ...user.matchAll(/Pair (\d+)\nClaim: (.*)\nSource \[(\d+)\] [^\n]*:\n"""([\s\S]*?)"""/g),
@@ -108,7 +120,7 @@ function recordingJudge(statements: RealStatement[]) {
       };
     },
   };
-  return { llm, shown, tokens: () => inputTokens };
+  return { llm, shown, tokens: () => inputTokens, termTokens: () => termTokens };
 }
 
 /** The claim's figures the page states anywhere: what the judge must be shown. */
@@ -124,11 +136,20 @@ async function evidence(store: SourceTextStore, pool: import('pg').Pool, stateme
   const markdown = statements.map((s) => `- ${s.text} [${pageOf(s.cited).n}]`).join('\n');
   const checked = await checkCitations(ctx, markdown);
   if (checked === 'cancelled') throw new Error('cancelled');
-  const out = { correct: 0, held: 0, cross: 0, located: 0, errorsSettled: 0, misses: [] as string[] };
+  const out = {
+    correct: 0,
+    held: 0,
+    cross: 0,
+    located: 0,
+    crossWords: 0,
+    locatedWords: 0,
+    wordsWithoutCall: 0,
+    errorsSettled: 0,
+    misses: [] as string[],
+  };
   for (const st of statements) {
     const page = pageOf(st.cited);
     const claim = plain(st.text);
-    const input = judgeInput(claim, readSource(page.text));
     const settled = lexicalVerdict(bestEvidence(claim, readSource(page.text))!) === 'supported';
     if (st.kind !== 'correct') {
       if (settled) {
@@ -137,18 +158,24 @@ async function evidence(store: SourceTextStore, pool: import('pg').Pool, stateme
       }
       continue;
     }
+    // What the judge read (or, for a pair words settled, the place they settled it on).
+    const input = judge.shown.get(`${claim}|${page.n}`) ?? judgeInput(claim, readSource(page.text)).passage;
     const wanted = pageFigures(st.text, page.text);
     out.correct += 1;
-    const shown = new Set(figuresOf(input.passage, true));
+    const shown = new Set(figuresOf(input, true));
     if (wanted.every((f) => shown.has(f))) out.held += 1;
     else out.misses.push(`judge input lacks ${wanted.filter((f) => !shown.has(f)).join(', ')}: ${st.text}`);
-    if (st.lang !== page.lang && wanted.length > 0) {
-      out.cross += 1;
-      if (input.located) out.located += 1;
+    if (st.lang !== page.lang) {
+      const key = wanted.length > 0 ? 'cross' : 'crossWords';
+      const hit = key === 'cross' ? 'located' : 'locatedWords';
+      out[key] += 1;
+      if (!input.startsWith('(No passage')) out[hit] += 1;
       else out.misses.push(`no place located: ${st.text}`);
+      // Without the terms call: the claim's own words and figures only.
+      if (key === 'crossWords' && judgeInput(claim, readSource(page.text)).located) out.wordsWithoutCall += 1;
     }
   }
-  return { ...out, tokens: judge.tokens(), pairs: statements.length };
+  return { ...out, tokens: judge.tokens(), termTokens: judge.termTokens(), pairs: statements.length };
 }
 
 async function judged(store: SourceTextStore, pool: import('pg').Pool, statements: RealStatement[]) {
@@ -226,7 +253,7 @@ try {
   }
   console.log('\nevidence the judge reads (issue 52): both corpora, by pairing of languages and by trait');
   console.log(
-    'group               pairs  correct  judge input holds the page figures  cross-language located  errors settled  judge tokens /100',
+    'group               pairs  correct  judge input holds the page figures  cross-language located (by figures / by words)  errors settled  judge tokens /100 (terms call)',
   );
   const all: EvidenceStatement[] = [...STATEMENTS.map((st) => ({ ...st, traits: [] })), ...HARDER];
   const groups = new Map<string, EvidenceStatement[]>();
@@ -243,8 +270,10 @@ try {
     console.log(
       `${name.padEnd(20)}${String(e.pairs).padEnd(7)}${String(e.correct).padEnd(9)}` +
         `${`${e.held} of ${e.correct} (${fmt(heldPct, 0)} %)`.padEnd(36)}` +
-        `${e.cross ? `${e.located} of ${e.cross} (${fmt(locatedPct, 0)} %)` : '—'}`.padEnd(24) +
-        `${String(e.errorsSettled).padEnd(16)}${fmt((e.tokens / e.pairs) * 100, 0)}`,
+        `${e.cross ? `${e.located} of ${e.cross} (${fmt(locatedPct, 0)} %)` : '—'} / ${e.crossWords ? `${e.locatedWords} of ${e.crossWords} (${e.wordsWithoutCall} without)` : '—'}`.padEnd(
+          48,
+        ) +
+        `${String(e.errorsSettled).padEnd(16)}${fmt((e.tokens / e.pairs) * 100, 0)} (${fmt((e.termTokens / e.pairs) * 100, 0)})`,
     );
     if (name !== 'all') for (const line of e.misses) console.log(`      ! ${line}`);
     const key = name.replace(/ → /, 'To');
@@ -253,6 +282,8 @@ try {
       [`evidence.${key}.locatedPct`]: locatedPct,
       [`evidence.${key}.errorsSettled`]: e.errorsSettled,
       [`evidence.${key}.judgeTokensPer100`]: (e.tokens / e.pairs) * 100,
+      [`evidence.${key}.termTokensPer100`]: (e.termTokens / e.pairs) * 100,
+      [`evidence.${key}.locatedByWords`]: e.crossWords ? e.locatedWords / e.crossWords : 1,
     });
   }
 } finally {

@@ -61,6 +61,8 @@ export type LlmPurpose =
   /** Whether the findings cover the plan, before the report; whether the sources say what the report cites them for, after. */
   | 'coverage_check'
   | 'citation_check'
+  /** A claim's key terms in the language of a source in another, to find the place there. */
+  | 'citation_terms'
   /** A reader's question about a finished report, answered from its kept sources. */
   | 'report_question'
   /** Whether a new question asks what an earlier report answers (before it is offered for reuse). */

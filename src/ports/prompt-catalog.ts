@@ -44,6 +44,7 @@ export const PROMPT_CATALOG = {
   'task-instructions': ['current_date'],
   'task-instructions-request': ['request', 'task', 'dependency_findings', 'requester_notes'],
   'citation-check': ['answer_schema'],
+  'citation-terms': ['answer_schema'],
   'coverage-check': ['research_plan', 'answer_schema'],
   'coverage-gap': ['gaps'],
   'report-question': ['current_date', 'answer_schema'],

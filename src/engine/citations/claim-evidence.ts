@@ -76,9 +76,19 @@ export function readClaim(text: string): ClaimTerms {
   };
 }
 
-/** The place in a source that carries most of the claim, or null when the claim has nothing to look for. */
-export function bestEvidence(claimText: string, source: SourceSentences): Evidence | null {
+/**
+ * The place in a source that carries most of the claim, or null when the
+ * claim has nothing to look for. `alsoTerms`: the claim's key terms in the
+ * source's language (a source in another language), which help find the
+ * place but never settle the pair: the claim keeps its own script.
+ */
+export function bestEvidence(
+  claimText: string,
+  source: SourceSentences,
+  alsoTerms: string[] = [],
+): Evidence | null {
   const claim = readClaim(claimText);
+  if (alsoTerms.length) claim.terms = [...new Set([...claim.terms, ...alsoTerms.flatMap((t) => termsOf(t))])];
   const { terms, figures } = claim;
   if (terms.length + figures.length === 0 || source.sentences.length === 0) return null;
   const sameScript = claim.script === source.script;

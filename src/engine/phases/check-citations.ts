@@ -9,6 +9,7 @@ import {
 } from '../citations/claim-evidence.js';
 import { judgeClaims, pairsWithin, type Verdict } from '../citations/claim-judge.js';
 import { type ClaimUnit, claimUnits } from '../citations/claim-units.js';
+import { locateAcrossLanguages } from '../citations/cross-language-terms.js';
 import { findQuote, quoteAround } from '../citations/source-quote.js';
 import { readSource, type SourceSentences, tableRowText } from '../citations/source-sentences.js';
 import { interruption, type SessionContext } from '../session-context.js';
@@ -81,6 +82,16 @@ export async function checkCitations(
       };
     }),
   );
+  if (mode === 'model') {
+    const located = await locateAcrossLanguages(
+      ctx,
+      pairs.map((p) => ({ claim: units[p.unit]!.text, source: texts.get(p.n)!, evidence: p.evidence })),
+      until,
+    );
+    pairs.forEach((p, i) => {
+      p.evidence = located[i]!;
+    });
+  }
   const doubtful = new Set(
     pairs.filter((p) => p.verdict !== 'supported' && texts.get(p.n)).map((p) => p.unit),
   );
