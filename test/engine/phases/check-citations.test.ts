@@ -43,6 +43,10 @@ function judge(rule: (claim: string, n: number) => 'supported' | 'partly' | 'uns
 
 async function setup(check: Partial<CitationCheckSettings>, steps: ScriptStep[] = [], keptBy = 's-1') {
   const llm = new ScriptedLlm([{ name: 'judge', match: (r) => r.purpose === 'citation_check', steps }]);
+  return setupWith(llm, check, keptBy);
+}
+
+async function setupWith(llm: ScriptedLlm, check: Partial<CitationCheckSettings> = {}, keptBy = 's-1') {
   const texts = memorySourceTexts();
   const h = harness(llm, {});
   // A continued research (version 2) checks against what its earlier version kept.
@@ -201,5 +205,57 @@ describe('the claim check', () => {
       markdown: REPORT,
       check: { citations: 4, checked: 0, note: 'the check is off' },
     });
+  });
+
+  it('finds the place for a claim in another language by its key terms in the page’s language, asked once per report', async () => {
+    const llm = new ScriptedLlm([
+      {
+        name: 'terms',
+        match: (r) => r.purpose === 'citation_terms',
+        steps: [
+          {
+            reply: (request: LlmRequest) => {
+              // Only the claim its figures could not place is asked about.
+              expect(request.messages.at(-1)!.content).toMatch(/^Claim 1: 挪威.*\nSource starts: Norway has/);
+              expect(request.messages.at(-1)!.content).not.toContain('Claim 2');
+              return {
+                text: JSON.stringify({
+                  claims: [{ claim: 1, terms: ['Norway', 'electric cars', 'per person'] }],
+                }),
+              };
+            },
+          },
+        ],
+      },
+      { name: 'judge', match: (r) => r.purpose === 'citation_check', steps: [judge(() => 'supported')] },
+    ]);
+    const { ctx } = await setupWith(llm);
+    await checkCitations(
+      ctx,
+      '挪威是世界上人均电动汽车最多的国家 [3]。热泵在2024年将运行成本降低了30% [1]。',
+    );
+    llm.assertDone();
+    const asked = llm.calls.find((c) => c.purpose === 'citation_check')!.messages.at(-1)!.content;
+    expect(asked).toContain('Norway has the most electric cars per person in the world.');
+    expect(asked).not.toContain('(No passage');
+  });
+
+  it('checks as before when the terms call fails: the claim in another language gets the page’s opening', async () => {
+    const llm = new ScriptedLlm([
+      {
+        name: 'terms',
+        match: (r) => r.purpose === 'citation_terms',
+        steps: [{ error: new Error('model down') }],
+      },
+      { name: 'judge', match: (r) => r.purpose === 'citation_check', steps: [judge(() => 'supported')] },
+    ]);
+    const { ctx } = await setupWith(llm);
+    const checked = await checkCitations(ctx, '挪威是世界上人均电动汽车最多的国家 [3]。');
+    llm.assertDone();
+    expect(checked !== 'cancelled' && checked.check.checked).toBe(1);
+    const asked = llm.calls.find((c) => c.purpose === 'citation_check')!.messages.at(-1)!.content;
+    expect(asked).toContain(
+      '(No passage shares a word or figure with the claim; the source is in another language.',
+    );
   });
 });
