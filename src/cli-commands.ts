@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
+import { auditCommand, sinceOf } from './cli/audit-command.js';
 import type { CommandSpec } from './cli/commands.js';
 import { doctorCommand } from './cli/doctor-command.js';
 import { findCommand } from './cli/find-command.js';
@@ -45,6 +46,7 @@ const SHORT = new Set([
   'sessions list',
   'sessions show',
   'usage',
+  'audit',
   'find',
   'kb list',
   'kb remove',
@@ -112,6 +114,14 @@ export async function runCommand(
       return withStore(config, logger, use, (store) =>
         findCommand(new ReportLibrary({ db: store.db.pool, log: logger }), positionals.join(' '), io),
       );
+    }
+    case 'audit': {
+      const config = loadConfig(env);
+      const since = sinceOf(text('since'), new Date());
+      if (typeof since === 'string') return refuse(since);
+      const format = flags.csv ? 'csv' : flags.json ? 'json' : 'table';
+      const query = { since, channelId: text('channel'), actor: text('user') };
+      return withCliStore(config, ({ audit }) => auditCommand(audit, query, format, io));
     }
     case 'usage': {
       const config = loadConfig(env);

@@ -18,6 +18,7 @@ import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';
 import type { GivenFileDeps } from './sessions/read-given-files.js';
+import { auditTrail } from './sessions/records/audit-store.js';
 import { pastRuns } from './sessions/records/past-runs.js';
 import type { Store } from './sessions/records/store.js';
 import { ReportAsking } from './sessions/report-asking.js';
@@ -114,6 +115,7 @@ export function composeSessions(
       .runEnded(session.id, { failed: settled.kind === 'failed', result })
       .catch((err) => logger.warn({ err, sessionId: session.id }, 'a scheduled run could not be recorded'));
   });
+  const audit = auditTrail(store.audit, logger);
   const service = new SessionService({
     sessions: store.sessions,
     lifecycle: store.lifecycle,
@@ -125,6 +127,7 @@ export function composeSessions(
     fileReads: store.fileReads,
     newSessionId: options.newSessionId,
     maxQuestionChars: config.slack.maxQuestionChars,
+    audit,
   });
   const asking = new ReportAsking({
     sessions: store.sessions,
@@ -132,6 +135,7 @@ export function composeSessions(
     questions: reportQuestions(engine, settings),
     gate: new SpendGate(store.db.pool, config.jobs.spendCaps),
     log: logger,
+    audit,
   });
   return {
     research,
@@ -145,6 +149,7 @@ export function composeSessions(
       maxQuestionChars: config.slack.maxQuestionChars,
       minInterval: config.jobs.scheduleMinInterval,
       limits: config.jobs.scheduleLimits,
+      audit,
     }),
     moments,
     run: {
@@ -155,7 +160,13 @@ export function composeSessions(
       spend: { store: store.spend, caps: config.jobs.spendCaps },
       moments,
       // A terminal's given files are on this machine's disk; a process with Slack adds its file host.
-      files: { sources: store.sources, reads: store.fileReads, reader, fetchers: { cli: localFileFetcher } },
+      files: {
+        sources: store.sources,
+        reads: store.fileReads,
+        reader,
+        fetchers: { cli: localFileFetcher },
+        audit,
+      },
       whatChanged: whatChanged({
         earlier: (scheduleId, sessionId) => store.schedules.earlierRun(scheduleId, sessionId),
         comparison: reportComparison(engine, settings),

@@ -7,6 +7,7 @@ import { waitUntilReady } from './jobs/wait-until-ready.js';
 import type { Logger } from './ports/logger.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { AnswerStore } from './sessions/records/answer-store.js';
+import { AuditStore } from './sessions/records/audit-store.js';
 import { FeedbackStore } from './sessions/records/feedback-store.js';
 import { OutboxStore } from './sessions/records/outbox-store.js';
 import { applyRetention } from './sessions/records/retention.js';
@@ -94,8 +95,12 @@ async function openStoreOnce(
   try {
     const { applied } = await migrate(db.pool, MIGRATIONS_DIR);
     const sessions = new SessionStore(db.pool);
+    const audit = new AuditStore(db.pool);
     // Retention at every start too (a terminal-only install has no worker to run it).
-    await applyRetention(sessions, config.database.retentionDays);
+    await applyRetention(sessions, config.database.retentionDays, {
+      store: audit,
+      days: config.database.auditRetentionDays,
+    });
     db.share?.();
     const hours = config.slack.deliveryDeadlineHours;
     return {
@@ -112,6 +117,7 @@ async function openStoreOnce(
       terminals: new TerminalLifecycle(db.pool, config.jobs.leaseMs),
       knowledge: new KnowledgeStore(db.pool),
       schedules: new ScheduleStore(db.pool),
+      audit,
       applied,
     };
   } catch (error) {

@@ -179,6 +179,7 @@ async function serveWith(
           const rules = {
             clarifyTimeoutHours: config.jobs.clarifyTimeoutHours,
             retentionDays: config.database.retentionDays,
+            auditRetentionDays: config.database.auditRetentionDays,
           };
           const { expired } = await runMaintenance(store, rules, logger, store.terminals);
           await delivery?.showExpired(expired);

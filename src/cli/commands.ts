@@ -59,6 +59,28 @@ export const COMMANDS: CommandSpec[] = [
     positionals: true,
   },
   {
+    name: 'audit',
+    forms: ['audit [--since 7d|DATE] [--channel ID] [--user ID] [--csv | --json]'],
+    about: [
+      'The audit trail, oldest first: sessions started, cancelled, steered and',
+      'plan-edited, reports asked, schedules created, changed, paused, resumed and',
+      'removed, files read for someone; who, when, where, and what it cost.',
+      'Kept AUDIT_RETENTION_DAYS (365); never holds a secret or a page’s text.',
+    ],
+    flags: {
+      since: { type: 'string', value: '7d|DATE', help: 'only actions since then (days, or a date)' },
+      channel: { type: 'string', value: 'ID', help: 'only actions in this Slack channel' },
+      user: {
+        type: 'string',
+        value: 'ID',
+        help: 'only actions by this person (a Slack user id, or cli:NAME)',
+      },
+      csv: { type: 'boolean', help: 'print CSV, for a spreadsheet' },
+      json: json('each action'),
+    },
+    positionals: false,
+  },
+  {
     name: 'usage',
     forms: ['usage'],
     about: [

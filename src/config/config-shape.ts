@@ -58,7 +58,14 @@ export interface Config {
   };
   checks: { citations: CitationCheckSettings; coverage: boolean };
   search: SearchSettings;
-  database: { url?: string; dataDir: string; retentionDays: number; queryTimeoutMs: number };
+  database: {
+    url?: string;
+    dataDir: string;
+    retentionDays: number;
+    /** AUDIT_RETENTION_DAYS: how long the audit trail keeps a row. */
+    auditRetentionDays: number;
+    queryTimeoutMs: number;
+  };
   jobs: {
     clarifyTimeoutHours: number;
     /** A repeated question is offered the earlier report from this many days back (0: never). */

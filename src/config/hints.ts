@@ -15,6 +15,7 @@ export const HINTS: Readonly<Record<string, string>> = {
   DATABASE_URL:
     'set it to a connection string like postgres://user:password@host:5432/dbname, or unset it for the embedded database',
   RETENTION_DAYS: 'set it to a whole number of days',
+  AUDIT_RETENTION_DAYS: 'set it to a whole number of days',
   LEASE_SECONDS: 'set it to a number of seconds from 5 to 600',
   SCHEDULE_MIN_INTERVAL: 'set it to daily, weekly or monthly',
   SLACK_BOT_TOKEN: "set it to the app's Bot User OAuth Token (OAuth & Permissions)",

@@ -15,6 +15,8 @@ export const STORAGE_FIELDS = {
   // Unset: the user's data directory (see defaultDataDir), the same wherever a command runs.
   DATA_DIR: optionalText,
   RETENTION_DAYS: positiveInt.default(90),
+  // The audit trail outlives the sessions it names: a year by default.
+  AUDIT_RETENTION_DAYS: positiveInt.default(365),
 };
 
 export function readStorage(
@@ -25,6 +27,7 @@ export function readStorage(
     url: e.DATABASE_URL,
     dataDir: e.DATA_DIR ?? defaultDataDir(env),
     retentionDays: e.RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     queryTimeoutMs: e.DATABASE_TIMEOUT_SECONDS * 1000,
   };
 }

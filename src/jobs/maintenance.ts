@@ -8,15 +8,19 @@ import type { TerminalLifecycle } from '../sessions/records/terminal-lifecycle.j
  * sessions whose process died rest interrupted, old sessions and event keys go.
  */
 export async function runMaintenance(
-  store: Pick<Store, 'sessions' | 'lifecycle'>,
-  limits: { clarifyTimeoutHours: number; retentionDays: number },
+  store: Pick<Store, 'sessions' | 'lifecycle'> & Partial<Pick<Store, 'audit'>>,
+  limits: { clarifyTimeoutHours: number; retentionDays: number; auditRetentionDays?: number },
   log: Logger,
   terminals?: TerminalLifecycle,
 ): Promise<{ expired: string[] }> {
   const expired = await store.lifecycle.expireClarifications(limits.clarifyTimeoutHours);
   // Terminal sessions whose process died are shown as interrupted, even if no terminal looks again.
   const interrupted = (await terminals?.interruptLapsed()) ?? [];
-  const purged = await applyRetention(store.sessions, limits.retentionDays);
+  const audit =
+    store.audit && limits.auditRetentionDays
+      ? { store: store.audit, days: limits.auditRetentionDays }
+      : undefined;
+  const purged = await applyRetention(store.sessions, limits.retentionDays, audit);
   if (expired.length || purged || interrupted.length)
     log.info({ expired: expired.length, purged, interrupted: interrupted.length }, 'maintenance');
   return { expired };

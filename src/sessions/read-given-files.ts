@@ -3,6 +3,7 @@ import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Logger } from '../ports/logger.js';
 import type { SessionView, SharedFile, SharedFiles } from '../ports/research.js';
 import type { SourceTexts } from '../ports/source-texts.js';
+import type { RecordAudit } from './records/audit-store.js';
 import type { SessionRow } from './records/session-store.js';
 
 /** A given file's bytes, from where its surface said it is (Slack's file host, the terminal's disk), at most `maxBytes`. */
@@ -14,6 +15,8 @@ export interface GivenFileDeps {
   reader: DocumentReading;
   /** Where each origin's files are fetched from; an origin with none has its files refused. */
   fetchers: Partial<Record<SessionRow['origin'], FetchGivenFile>>;
+  /** The audit trail: every file read (or refused) on the requester's behalf. */
+  audit?: RecordAudit;
 }
 
 /**
@@ -28,7 +31,8 @@ export interface GivenFileDeps {
  */
 export async function readGivenFiles(
   deps: GivenFileDeps,
-  session: Pick<SessionRow, 'id' | 'origin'>,
+  session: Pick<SessionRow, 'id' | 'origin'> &
+    Partial<Pick<SessionRow, 'requester' | 'teamId' | 'channelId'>>,
   view: SessionView,
   log: Logger,
 ): Promise<SharedFiles | null> {
@@ -53,7 +57,19 @@ export async function readGivenFiles(
       );
     }
     if (before) continue;
-    const refuse = (note: string) => deps.reads.end(sessionId, file.key, 'refused', note);
+    const audited = (outcome: 'read' | 'refused', note?: string) =>
+      deps.audit?.({
+        actor: session.requester ?? 'unknown',
+        action: 'file.read',
+        teamId: session.teamId,
+        channelId: session.channelId,
+        sessionId,
+        detail: { file: file.name, outcome, ...(note ? { note: note.slice(0, 200) } : {}) },
+      });
+    const refuse = async (note: string) => {
+      await audited('refused', note);
+      await deps.reads.end(sessionId, file.key, 'refused', note);
+    };
     if (!fetch) {
       await refuse('this process cannot fetch it');
       continue;
@@ -73,6 +89,7 @@ export async function readGivenFiles(
         text: read.doc.text,
       });
       await deps.reads.end(sessionId, file.key, 'read', read.note);
+      await audited('read', read.note);
     } catch (err) {
       log.warn(
         { err, sessionId, file: file.name },

@@ -2,6 +2,7 @@ import type { Logger } from '../ports/logger.js';
 import type { ReportAnswer, ReportQuestions } from '../ports/report-questions.js';
 import type { SpendGate } from './admission.js';
 import type { AnswerStore } from './records/answer-store.js';
+import type { RecordAudit } from './records/audit-store.js';
 import type { OutboxIntent } from './records/outbox-intent.js';
 import type { SessionRow, SessionStore } from './records/session-store.js';
 
@@ -20,6 +21,8 @@ export interface ReportAskingDeps {
   /** The spending gate every answer passes: held before the call, released with its cost recorded. */
   gate: Pick<SpendGate, 'hold' | 'release' | 'settle'>;
   log: Logger;
+  /** The audit trail: every ask, who, where and what it cost. */
+  audit?: RecordAudit;
 }
 
 /**
@@ -109,6 +112,15 @@ export class ReportAsking {
       },
     );
     this.deps.log.info({ sessionId: row.id, answer: id, outcome: answer.kind }, 'report asked');
+    await this.deps.audit?.({
+      actor: asker.userId,
+      action: 'report.asked',
+      teamId: asker.teamId,
+      channelId: row.channelId,
+      sessionId: row.id,
+      costUsd: answer.costUsd,
+      detail: { outcome: answer.kind, answer: id },
+    });
     return answer.kind === 'unusable' ? { kind: 'refused', sentence: answer.sentence } : asked!;
   }
 

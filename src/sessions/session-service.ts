@@ -4,6 +4,7 @@ import type { Checkpoint, ResearchRequest, SessionView } from '../ports/research
 import type { SteeringStore } from '../store/steering-store.js';
 import type { AdmissionRules, Asker, Refusal, SessionAdmission } from './admission.js';
 import { questionRefusal } from './question-refusal.js';
+import type { AuditAction, AuditEvent, RecordAudit } from './records/audit-store.js';
 import type { NewSession, SlackOpening } from './records/insert-session.js';
 import type { OutboxIntent } from './records/outbox-intent.js';
 import type { SessionLifecycle } from './records/session-lifecycle.js';
@@ -26,6 +27,8 @@ export interface SessionServiceDeps {
   fileReads?: FileReads;
   newSessionId: () => string;
   maxQuestionChars: number;
+  /** The audit trail: every start, cancel, steer and plan edit, with who and where. */
+  audit?: RecordAudit;
 }
 
 /** A new research: its record, and either a request for the current backend or a continued checkpoint. */
@@ -91,9 +94,21 @@ export class SessionService {
     const checkpoint =
       given ?? this.deps.research.current.begin(id, { question: session.question, ...request });
     const admission = await admit({ ...session, id }, checkpoint, await this.deps.rules());
-    return admission.admitted
-      ? { started: true, id, checkpoint }
-      : { started: false, refusal: admission.refusal };
+    if (!admission.admitted) return { started: false, refusal: admission.refusal };
+    await this.deps.audit?.({
+      actor: session.requester,
+      action: 'session.started',
+      teamId: session.teamId,
+      channelId: session.channelId,
+      sessionId: id,
+      scheduleId: session.scheduleId,
+      detail: {
+        origin: session.origin,
+        backend: checkpoint.backend ?? null,
+        reservedUsd: session.reservedUsd ?? null,
+      },
+    });
+    return { started: true, id, checkpoint };
   }
 
   /** A stored session as surfaces read it, whichever backend researches it. */
@@ -150,12 +165,21 @@ export class SessionService {
     return this.deps.lifecycle.startNow(id);
   }
 
-  /** The plan research will follow, while it waits for review (the wait starts again); false once started. */
-  async editPlan(id: string, plan: string, seconds: number, intents: OutboxIntent[] = []): Promise<boolean> {
+  /** `by`'s plan research will follow, while it waits for review (the wait starts again); false once started. */
+  async editPlan(
+    id: string,
+    by: string,
+    plan: string,
+    seconds: number,
+    intents: OutboxIntent[] = [],
+  ): Promise<boolean> {
     const checkpoint = await this.deps.sessions.loadCheckpoint(id);
     if (!checkpoint) return false;
     const edited = this.deps.research.of(checkpoint).withPlan(checkpoint, plan);
-    return this.deps.lifecycle.editPlan(id, { plan, checkpoint: edited }, seconds, intents);
+    const saved = await this.deps.lifecycle.editPlan(id, { plan, checkpoint: edited }, seconds, intents);
+    if (saved)
+      await this.audited(id, by, 'session.plan_edited', { steps: plan.split('\n').filter(Boolean).length });
+    return saved;
   }
 
   /**
@@ -170,11 +194,23 @@ export class SessionService {
     closing: () => Promise<OutboxIntent[]>,
     holder?: string,
   ): Promise<'cancelled' | 'stopping'> {
+    const record = async (outcome: 'cancelled' | 'stopping') => {
+      await this.deps.audit?.({
+        actor: by,
+        action: 'session.cancelled',
+        teamId: row.teamId,
+        channelId: row.channelId,
+        sessionId: row.id,
+        detail: { outcome, status: row.status },
+      });
+      return outcome;
+    };
     if (row.status === 'clarifying' || row.status === 'reviewing') {
-      if (await this.deps.lifecycle.cancelWaiting(row.id, by, await closing(), holder)) return 'cancelled';
+      if (await this.deps.lifecycle.cancelWaiting(row.id, by, await closing(), holder))
+        return record('cancelled');
     }
     await this.deps.lifecycle.cancels.request(row.id, by);
-    return 'stopping';
+    return record('stopping');
   }
 
   /**
@@ -195,6 +231,21 @@ export class SessionService {
     const note = withoutControls(text).trim();
     if (!note || !this.deps.steering) return false;
     await this.deps.steering.add(id, by, note.slice(0, this.deps.maxQuestionChars));
+    await this.audited(id, by, 'session.steered', { chars: note.length });
     return true;
+  }
+
+  /** An action on a stored session, in the audit trail with the session's place. */
+  private async audited(id: string, by: string, action: AuditAction, detail: AuditEvent['detail']) {
+    if (!this.deps.audit) return;
+    const row = await this.deps.sessions.get(id).catch(() => null);
+    await this.deps.audit({
+      actor: by,
+      action,
+      teamId: row?.teamId,
+      channelId: row?.channelId,
+      sessionId: id,
+      detail,
+    });
   }
 }

@@ -64,7 +64,7 @@ export class PlanReview {
     const message = planReviewMessage(checked.plan, review, given);
     const thread = await threadOf(this.deps.sessions, row);
     const edited = [thread.edit({ kind: 'plan' }, message)];
-    if (!(await this.deps.service.editPlan(sessionId, checked.plan, this.deps.seconds, edited)))
+    if (!(await this.deps.service.editPlan(sessionId, userId, checked.plan, this.deps.seconds, edited)))
       return 'Research has already started; the plan can no longer be changed.';
     this.deps.deliver();
     this.deps.log.info({ sessionId, by: userId }, 'plan edited');

@@ -15,6 +15,7 @@ import { DocumentReader } from '../../src/search/read/document-reader.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { SessionAdmission } from '../../src/sessions/admission.js';
 import { AnswerStore } from '../../src/sessions/records/answer-store.js';
+import { AuditStore, auditTrail } from '../../src/sessions/records/audit-store.js';
 import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
 import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
 import { ScheduleStore } from '../../src/sessions/records/schedule-store.js';
@@ -67,6 +68,7 @@ export function testService(
     steering: new SteeringStore(db.pool),
     newSessionId: options.newSessionId ?? randomUUID,
     maxQuestionChars: options.maxQuestionChars ?? 2000,
+    audit: auditTrail(new AuditStore(db.pool), silentLogger),
   });
 }
 
@@ -86,6 +88,7 @@ export function storeOn(db: Database): Store {
     terminals: new TerminalLifecycle(db.pool, 60_000),
     knowledge: new KnowledgeStore(db.pool),
     schedules: new ScheduleStore(db.pool),
+    audit: new AuditStore(db.pool),
   };
 }
 

@@ -62,12 +62,12 @@ describe('the session use cases', () => {
 
   it('edits a plan under review through the backend: the checkpoint and the session hold the new plan, once started no more', async () => {
     const { service, id } = await restingAt('reviewing', { phase: 'review', plan: '1. Old step' });
-    expect(await service.editPlan(id, '1. New step\n2. Another', 60)).toBe(true);
+    expect(await service.editPlan(id, 'UANN', '1. New step\n2. Another', 60)).toBe(true);
     expect((await service.view(id))!.plan).toBe('1. New step\n2. Another');
     expect((await agentsState(sessions, id))!.phase).toBe('review');
     expect((await sessions.get(id))!.plan).toBe('1. New step\n2. Another');
     await db.pool.query("UPDATE sessions SET status = 'running' WHERE id = $1", [id]);
-    expect(await service.editPlan(id, '1. Too late', 60)).toBe(false);
+    expect(await service.editPlan(id, 'UANN', '1. Too late', 60)).toBe(false);
     expect((await service.view(id))!.plan).toBe('1. New step\n2. Another');
   });
 

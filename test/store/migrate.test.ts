@@ -45,6 +45,7 @@ describe.each([
       '023_schedules.sql',
       '024_schedule_options.sql',
       '025_schedule_guards.sql',
+      '026_audit_events.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -75,11 +76,13 @@ describe.each([
       { id: 23, name: '023_schedules.sql' },
       { id: 24, name: '024_schedule_options.sql' },
       { id: 25, name: '025_schedule_guards.sql' },
+      { id: 26, name: '026_audit_events.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'audit_events',
       'checkpoints',
       'file_reads',
       'kb_documents',
@@ -138,6 +141,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 25]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 26]);
   });
 });

@@ -4,6 +4,7 @@ import type { FileReadStore } from '../../store/file-read-store.js';
 import type { SourceTextStore } from '../../store/source-text-store.js';
 import type { SteeringStore } from '../../store/steering-store.js';
 import type { AnswerStore } from './answer-store.js';
+import type { AuditStore } from './audit-store.js';
 import type { FeedbackStore } from './feedback-store.js';
 import type { OutboxStore } from './outbox-store.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -34,4 +35,6 @@ export interface Store {
   knowledge: KnowledgeStore;
   /** Research that repeats on a cadence. */
   schedules: ScheduleStore;
+  /** Who did what, where and at what cost (append-only). */
+  audit: AuditStore;
 }

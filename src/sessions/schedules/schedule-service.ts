@@ -1,4 +1,5 @@
 import { questionRefusal } from '../question-refusal.js';
+import type { AuditAction, AuditEvent, RecordAudit } from '../records/audit-store.js';
 import type { OverLimit, ScheduleLimits } from '../records/schedule-limits.js';
 import type { ScheduleOptions, ScheduleRow } from '../records/schedule-row.js';
 import type { ScheduleStore } from '../records/schedule-store.js';
@@ -52,6 +53,8 @@ export class ScheduleService {
       minInterval: Interval;
       /** SCHEDULES_PER_PERSON, SCHEDULES_PER_CHANNEL: active schedules at most. */
       limits: ScheduleLimits;
+      /** The audit trail: every schedule created, changed, paused, resumed or removed, and by whom. */
+      audit?: RecordAudit;
     },
   ) {}
 
@@ -75,7 +78,7 @@ export class ScheduleService {
       this.deps.limits,
     );
     if (over) return { done: false, sentence: limitSentence(over, 'add') };
-    return { done: true, schedule: (await this.deps.schedules.get(id))! };
+    return this.audited(request.owner, 'schedule.created', (await this.deps.schedules.get(id))!);
   }
 
   /** A schedule `actor` may change at a new cadence (in its time zone, or `timeZone`), from its next slot. */
@@ -90,7 +93,9 @@ export class ScheduleService {
     const when = this.when(cadence, timeZone ?? found.timeZone);
     if ('sentence' in when) return { done: false, sentence: when.sentence };
     await this.deps.schedules.reschedule(found.id, when);
-    return { done: true, schedule: (await this.deps.schedules.get(found.id)) ?? found };
+    return this.audited(actor.id, 'schedule.changed', (await this.deps.schedules.get(found.id)) ?? found, {
+      cadence: when.cadence,
+    });
   }
 
   /** Why a cadence is refused (unreadable, more often than SCHEDULE_MIN_INTERVAL), whatever the time zone. */
@@ -148,7 +153,9 @@ export class ScheduleService {
       const over = await schedules.resume(schedule, next, this.deps.limits);
       if (over) return { done: false, sentence: limitSentence(over, 'resume') };
     }
-    return { done: true, schedule: (await schedules.get(schedule.id)) ?? schedule };
+    const action =
+      change === 'remove' ? 'schedule.removed' : change === 'pause' ? 'schedule.paused' : 'schedule.resumed';
+    return this.audited(actor.id, action, (await schedules.get(schedule.id)) ?? schedule);
   }
 
   /** Whether a schedule's runs are reviewed, and where they go (new threads or one digest thread). */
@@ -156,7 +163,32 @@ export class ScheduleService {
     const schedule = await this.owned(idOrPrefix, actor);
     if ('sentence' in schedule) return { done: false, sentence: schedule.sentence };
     await this.deps.schedules.configure(schedule.id, options);
-    return { done: true, schedule: (await this.deps.schedules.get(schedule.id)) ?? schedule };
+    return this.audited(
+      actor.id,
+      'schedule.changed',
+      (await this.deps.schedules.get(schedule.id)) ?? schedule,
+      {
+        ...options,
+      } as AuditEvent['detail'],
+    );
+  }
+
+  /** A change done, in the audit trail with the schedule's place. */
+  private async audited(
+    actor: string,
+    action: AuditAction,
+    schedule: ScheduleRow,
+    detail: AuditEvent['detail'] = {},
+  ): Promise<Changed> {
+    await this.deps.audit?.({
+      actor,
+      action,
+      teamId: schedule.teamId,
+      channelId: schedule.channelId,
+      scheduleId: schedule.id,
+      detail: { owner: schedule.owner, cadence: schedule.cadence, ...detail },
+    });
+    return { done: true, schedule };
   }
 
   /** The schedule named, if `actor` may change it (or, `pausing`, pause it). */
