@@ -54,6 +54,13 @@ afterEach(() => {
   nock.cleanAll();
 });
 
+/** The code of the provider error a call ends with. */
+async function failureCode(call: Promise<unknown>): Promise<string> {
+  const error = await call.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ProviderError);
+  return (error as ProviderError).code;
+}
+
 describe('the Responses API wire, replayed from OpenAI', () => {
   it('sends a stateless turn and reads calls, streamed text, sealed reasoning and usage', async () => {
     let body: Record<string, unknown> = {};
@@ -239,22 +246,14 @@ describe('the Responses API wire, replayed from OpenAI', () => {
         }),
         SSE,
       );
-    const error = await llm()
-      .complete(request())
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).code).toBe('llm_content_filter');
+    expect(await failureCode(llm().complete(request()))).toBe('llm_content_filter');
     expect(nock.isDone()).toBe(true);
   });
 
   it('a stream that ends without a final response is retried, then said as an unreadable answer', async () => {
     const partial = recorded.split('event: response.completed')[0]!;
     nock(BASE).post('/responses').times(3).reply(200, partial, SSE);
-    const error = await llm()
-      .complete(request())
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).code).toBe('llm_bad_response');
+    expect(await failureCode(llm().complete(request()))).toBe('llm_bad_response');
     expect(nock.isDone()).toBe(true);
   });
 
