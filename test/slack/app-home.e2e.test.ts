@@ -64,17 +64,17 @@ describe('the Home tab', () => {
 
     // UBOB is in C1 only: the public report, not the private channel's.
     await open('UBOB');
-    await eventually(() => home('UBOB').includes('open ocean'), 15_000, "UBOB's Home");
+    await eventually(() => home('UBOB').includes('open ocean'), 60_000, "UBOB's Home");
     expect(home('UBOB')).toContain('Nothing running.');
     expect(home('UBOB')).toMatch(/archives\/C1\/p1800001200000001\|How do tides work in the open ocean\?>/);
     expect(home('UBOB')).not.toContain('secret harbour');
     await open('UANN');
-    await eventually(() => home('UANN').includes('secret harbour'), 15_000, "UANN's Home");
+    await eventually(() => home('UANN').includes('secret harbour'), 60_000, "UANN's Home");
 
     // A search by a word of the question, from the search box.
     h.slack.homes.delete('UANN');
     await signedPost(app.url, homeAction('home_search', 'UANN', 'harbour', 'plain_text_input'), FORM);
-    await eventually(() => home('UANN').includes('Reports matching'), 15_000, 'the search');
+    await eventually(() => home('UANN').includes('Reports matching'), 60_000, 'the search');
     expect(home('UANN')).toContain('secret harbour');
     expect(home('UANN')).not.toContain('open ocean');
   }, 120_000);
@@ -115,7 +115,7 @@ describe('the Home tab', () => {
       }),
       JSON_TYPE,
     );
-    await eventually(() => home().includes('How do tides work?'), 15_000, "UANN's Home");
+    await eventually(() => home().includes('How do tides work?'), 60_000, "UANN's Home");
     expect(home()).toMatch(/plan waiting for \[Start now\] · \d+s since \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(home()).toContain(`"action_id":"research_cancel","value":"${session!.id}"`);
 
