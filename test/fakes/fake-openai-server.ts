@@ -145,6 +145,7 @@ export function purposeOf(body: WireRequest): LlmPurpose {
   if (schema === 'task_plan') return 'plan';
   if (
     schema === 'citation_check' ||
+    schema === 'citation_terms' ||
     schema === 'coverage_check' ||
     schema === 'report_question' ||
     schema === 'same_question'
