@@ -23,22 +23,21 @@ export interface EvidenceStatement extends RealStatement {
   terms?: string[];
 }
 
-const MENU = Array.from(
-  { length: 40 },
-  (_, i) =>
-    [
-      'Markets',
-      'Commodities',
-      'Metals',
-      'Energy',
-      'Currencies',
-      'Rates',
-      'Indices',
-      'Funds',
-      'Data',
-      'Tools',
-    ][i % 10] + ` ${Math.floor(i / 10) + 1}`,
-).join(' · ');
+const SECTIONS = [
+  'Markets',
+  'Commodities',
+  'Metals',
+  'Energy',
+  'Currencies',
+  'Rates',
+  'Indices',
+  'Funds',
+  'Data',
+  'Tools',
+];
+const MENU = Array.from({ length: 40 }, (_, i) => `${SECTIONS[i % 10]} ${Math.floor(i / 10) + 1}`).join(
+  ' · ',
+);
 
 const NEW_PAGES: RealPage[] = [
   {
