@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction, PlainTextInputAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import type { AuditStore } from '../sessions/records/audit-store.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
 import type { ScheduleService } from '../sessions/schedules/schedule-service.js';
@@ -14,6 +15,8 @@ const PAGE_SIZE = 10;
 const QUERY_MAX = 300;
 /** One person's Home is republished at most this often when their sessions change (views.publish limits). */
 const REFRESH_MS = 5_000;
+/** The audit trail's newest actions an admin's Home lists. */
+const AUDIT_ROWS = 15;
 
 /**
  * The Home tab: published for one person when they open it, search it or
@@ -32,6 +35,8 @@ export class SlackHome {
       maxQuestionChars: number;
       /** The person's schedules, listed and paused or resumed here. */
       schedules: ScheduleService;
+      /** The audit trail, whose newest actions a workspace admin's Home lists. */
+      audit?: Pick<AuditStore, 'list'>;
     },
   ) {}
 
@@ -80,6 +85,10 @@ export class SlackHome {
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);
     const schedules = await this.deps.schedules.list(userId);
     const found = await library.page(words, { userId, teamId }, (c, u) => members.has(c, u), page, PAGE_SIZE);
+    const audit =
+      this.deps.audit && (await api.isAdmin(userId))
+        ? await this.deps.audit.list({ teamId, limit: AUDIT_ROWS })
+        : undefined;
     const links = new Map(
       await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),
     );
@@ -92,6 +101,7 @@ export class SlackHome {
       more: found.more,
       links,
       now: new Date(),
+      ...(audit ? { audit } : {}),
     });
     await api.call('views.publish', () => api.client.views.publish({ user_id: userId, view }));
   }

@@ -121,10 +121,30 @@ describe('the Home tab', () => {
 
     h.slack.homes.delete('UANN');
     await signedPost(app.url, homeAction('research_cancel', 'UANN', session!.id, 'button'), FORM);
-    await eventually(() => home().includes('Nothing running.'), 15_000, 'Home republished');
+    await eventually(() => home().includes('Nothing running.'), 60_000, 'Home republished');
     expect((await storedSessions(h))[0]!.status).toBe('cancelled');
     await eventually(() => h!.slack.agents.changes('C1', ts).at(-1) === 'closed', 10_000, 'closed');
     expect(h.logs.filter((l) => l.level === 'error')).toEqual([]);
+
+    // A workspace admin's Home lists the newest actions of the audit trail; a member's does not.
+    expect(home()).not.toContain('Recent actions');
+    h.slack.admins.add('UADM');
+    await signedPost(
+      app.url,
+      eventCallback({
+        type: 'app_home_opened',
+        user: 'UADM',
+        channel: 'DUADM',
+        tab: 'home',
+        ts: '1800001200.000012',
+      }),
+      JSON_TYPE,
+    );
+    const admin = () => JSON.stringify(h!.slack.homes.get('UADM') ?? '');
+    await eventually(() => admin().includes('Recent actions'), 60_000, "the admin's Home");
+    // Newest first.
+    expect(admin()).toMatch(/<@UANN> cancelled research in <#C1>\\n[^"]*<@UANN> started research in <#C1>/);
+    expect(admin()).not.toContain('How do tides work?');
   }, 120_000);
 
   it('starts a research from New research, in a direct message, and shows it in Home when it settles', async () => {

@@ -54,6 +54,7 @@ export function auditTrail(
 
 export interface AuditQuery {
   since?: Date;
+  teamId?: string;
   channelId?: string;
   actor?: string;
   limit?: number;
@@ -92,9 +93,16 @@ export class AuditStore {
           WHERE ($1::timestamptz IS NULL OR at >= $1)
             AND ($2::text IS NULL OR channel_id = $2)
             AND ($3::text IS NULL OR actor = $3)
+            AND ($5::text IS NULL OR team_id = $5)
           ORDER BY id DESC LIMIT $4) newest
         ORDER BY id`,
-      [query.since ?? null, query.channelId ?? null, query.actor ?? null, query.limit ?? 10_000],
+      [
+        query.since ?? null,
+        query.channelId ?? null,
+        query.actor ?? null,
+        query.limit ?? 10_000,
+        query.teamId ?? null,
+      ],
     );
     return rows.map((r) => ({
       at: r.at,
