@@ -62,9 +62,11 @@ function toParams(request: LlmRequest, shaped: ShapedRequest): ResponseCreatePar
 /** The port's message as input items: a turn's reasoning first, then its text and its calls. */
 function toItems(message: ChatMessage, carryReasoning: boolean): ResponseInputItem[] {
   switch (message.role) {
-    case 'assistant':
+    case 'assistant': {
+      // A reasoning item must be followed by what it led to: a turn that said nothing carries none.
+      const said = Boolean(message.content) || Boolean(message.toolCalls?.length);
       return [
-        ...(carryReasoning ? (message.reasoning ?? []) : []).map(
+        ...(carryReasoning && said ? (message.reasoning ?? []) : []).map(
           (r): ResponseInputItem => ({
             type: 'reasoning',
             id: r.id,
@@ -82,6 +84,7 @@ function toItems(message: ChatMessage, carryReasoning: boolean): ResponseInputIt
           }),
         ),
       ];
+    }
     case 'tool':
       return [{ type: 'function_call_output', call_id: message.toolCallId, output: message.content }];
     default:

@@ -122,6 +122,9 @@ describe('the Responses API wire, replayed from OpenAI', () => {
         reasoning: [{ id: 'rs_1', encrypted: 'SEALED-1' }],
       },
       { role: 'tool', toolCallId: 'a1.1-0', content: '[1] A page' },
+      // A turn that said nothing: its reasoning, followed by nothing, would be refused.
+      { role: 'assistant', content: '', reasoning: [{ id: 'rs_2', encrypted: 'SEALED-2' }] },
+      { role: 'user', content: 'Respond only with tool calls.' },
     ];
     await llm().complete(request({ messages: history }));
     expect(body.input).toEqual([
@@ -130,6 +133,7 @@ describe('the Responses API wire, replayed from OpenAI', () => {
       { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'SEALED-1' },
       { type: 'function_call', call_id: 'a1.1-0', name: 'web_search', arguments: '{"query":"q"}' },
       { type: 'function_call_output', call_id: 'a1.1-0', output: '[1] A page' },
+      { role: 'user', content: 'Respond only with tool calls.' },
     ]);
   });
 
