@@ -194,9 +194,13 @@ function researchLlm(
  */
 export function apiProbe(config: Config, models: ModelLifecycle, logger: Logger) {
   let llm: OpenAiLlm | undefined;
+  // One turn per model, however many roles name it.
+  const probes = new Map<string, Promise<unknown>>();
   return (w: { model: string }) => {
     llm ??= researchLlm(config, logger, { unreachableIsFatal: true, models });
-    return llm.apiFor(modelSpec(config, w.model));
+    const probe = probes.get(w.model) ?? llm.apiFor(modelSpec(config, w.model));
+    probes.set(w.model, probe);
+    return probe;
   };
 }
 

@@ -157,7 +157,10 @@ describe('research on today’s models (gpt-5.5 against a server that behaves as
     expectTodaysWire(cli.model.calls, ['orchestrator', 'agent', 'final_report', 'report_question']);
 
     const doctor = io();
+    const before = cli.model.calls.length;
     await runCli(['doctor'], env, doctor);
+    // One small turn for the model, though three roles name it.
+    expect(cli.model.calls.slice(before).map((c) => c.api)).toEqual(['responses']);
     expect(doctor.out.text).toMatch(
       new RegExp(
         `RESEARCH_MODEL +${DEFAULT_RESEARCH_MODEL.replace('.', '\\.')} .*api: the Responses API \\(the server serves it there\\)`,
