@@ -35,7 +35,11 @@ const TOKEN_SHARE: [number, number] = [0.1, 0.65];
 /** Of those tokens, the output (text, calls and hidden reasoning). */
 const OUTPUT_SHARE = 0.1;
 /** How a session's tokens split between the roles' models (the agents read the pages), as the bench measures. */
-const ROLE_SHARE = { orchestrator: 0.02, agent: 0.95, report: 0.03 } as const;
+const ROLE_SHARE = [
+  { role: 'orchestrator', purpose: 'orchestrator', share: 0.02 },
+  { role: 'agent', purpose: 'agent', share: 0.95 },
+  { role: 'report', purpose: 'final_report', share: 0.03 },
+] as const;
 /** Of the input, what a provider's prompt cache serves (0.88 in the bench; a little less for a first session). */
 const CACHED_SHARE = 0.85;
 
@@ -83,19 +87,14 @@ function agentCost(
 ): [number, number] | null {
   const cost = (share: number) => {
     const usage = emptyUsage();
-    for (const [role, part] of Object.entries(ROLE_SHARE)) {
+    for (const { role, purpose, share: part } of ROLE_SHARE) {
       const tokens = settings.tokenBudget * share * part;
       const inputTokens = tokens * (1 - OUTPUT_SHARE);
-      addModelUsage(
-        usage,
-        role === 'agent' ? 'agent' : role === 'report' ? 'final_report' : 'orchestrator',
-        settings.models[role as keyof typeof ROLE_SHARE].name,
-        {
-          inputTokens,
-          cachedInputTokens: inputTokens * CACHED_SHARE,
-          outputTokens: tokens * OUTPUT_SHARE,
-        },
-      );
+      addModelUsage(usage, purpose, settings.models[role].name, {
+        inputTokens,
+        cachedInputTokens: inputTokens * CACHED_SHARE,
+        outputTokens: tokens * OUTPUT_SHARE,
+      });
     }
     return price(usage);
   };

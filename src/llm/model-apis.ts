@@ -81,6 +81,11 @@ export class ModelApis {
     return other.api;
   }
 
+  /** The API this model is called on now: the setting's, or the one learned; undefined before its first answer. */
+  current(server: string, model: string): ModelApi | undefined {
+    return this.setting !== 'auto' ? this.setting : this.learned.get(keyOf(server, model))?.api;
+  }
+
   /** What doctor and /healthz say of a model: the API it uses and why, or how it will be chosen. */
   describe(server: string, model: string): string {
     if (this.setting !== 'auto') return `${API_NAMES[this.setting]} (MODEL_API=${this.setting})`;

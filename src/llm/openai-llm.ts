@@ -83,20 +83,26 @@ export class OpenAiLlm implements Llm {
     const model = request.model.name;
     const { api, decides } = await this.apis.choose(this.server, model);
     const route = { api };
+    let served = false;
     try {
       const response = await this.retried(request, route);
-      if (decides)
-        this.apis.decided(this.server, model, { api: route.api, why: 'the server serves it there' });
+      served = true;
       return response;
     } finally {
-      if (decides) this.apis.decided(this.server, model);
+      // The calls waiting on this one go on, with what it learned when it was answered.
+      if (decides)
+        this.apis.decided(
+          this.server,
+          model,
+          served ? { api: route.api, why: 'the server serves it there' } : undefined,
+        );
     }
   }
 
   /**
-   * Learns which API serves `model` by sending it the smallest turn with a
-   * tool (what research sends), unless this process knows already; for
-   * `deep-research doctor`. Throws what such a call would.
+   * Which API serves `model`, learned by sending it the smallest turn with a
+   * tool (what research sends); for `deep-research doctor`. Throws what such
+   * a call would.
    */
   async apiFor(model: ModelSpec): Promise<ModelApi> {
     await this.complete({
@@ -109,7 +115,7 @@ export class OpenAiLlm implements Llm {
       reasoningEffort: 'low',
       timeoutMs: 60_000,
     });
-    return (await this.apis.choose(this.server, model.name)).api;
+    return this.apis.current(this.server, model.name) ?? 'responses';
   }
 
   /** The call with its retries; `route.api` moves to the other API when the server says it is the wrong one. */

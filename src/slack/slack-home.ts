@@ -85,9 +85,13 @@ export class SlackHome {
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);
     const schedules = await this.deps.schedules.list(userId);
     const found = await library.page(words, { userId, teamId }, (c, u) => members.has(c, u), page, PAGE_SIZE);
+    // Best effort: a Home is published without the admins' list when Slack or the trail cannot say.
     const audit =
-      this.deps.audit && (await api.isAdmin(userId))
-        ? await this.deps.audit.list({ teamId, limit: AUDIT_ROWS })
+      this.deps.audit && (await api.isAdmin(userId).catch(() => false))
+        ? await this.deps.audit.list({ teamId, limit: AUDIT_ROWS }).catch((err) => {
+            this.deps.log.warn({ err, user: userId }, 'could not read the audit trail for Home');
+            return undefined;
+          })
         : undefined;
     const links = new Map(
       await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),

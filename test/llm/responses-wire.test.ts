@@ -54,6 +54,19 @@ afterEach(() => {
   nock.cleanAll();
 });
 
+/** What the server was sent, request by request: pass `sent.record` as nock's body matcher. */
+function requestsSent() {
+  const bodies: Record<string, unknown>[] = [];
+  return {
+    bodies,
+    last: () => bodies.at(-1) as Record<string, unknown> & { input?: unknown[] },
+    record: (b: Record<string, unknown>) => {
+      bodies.push(b);
+      return true;
+    },
+  };
+}
+
 /** The code of the provider error a call ends with. */
 async function failureCode(call: Promise<unknown>): Promise<string> {
   const error = await call.catch((e: unknown) => e);
@@ -63,17 +76,12 @@ async function failureCode(call: Promise<unknown>): Promise<string> {
 
 describe('the Responses API wire, replayed from OpenAI', () => {
   it('sends a stateless turn and reads calls, streamed text, sealed reasoning and usage', async () => {
-    let body: Record<string, unknown> = {};
-    const scope = nock(BASE)
-      .post('/responses', (b) => {
-        body = b;
-        return true;
-      })
-      .reply(200, recorded, SSE);
+    const sent = requestsSent();
+    const scope = nock(BASE).post('/responses', sent.record).reply(200, recorded, SSE);
     const deltas: string[] = [];
     const response = await llm().complete(request({ onTextDelta: (d) => deltas.push(d) }));
     expect(scope.isDone()).toBe(true);
-    expect(body).toMatchObject({
+    expect(sent.last()).toMatchObject({
       model: 'gpt-5.5',
       stream: true,
       store: false,
@@ -90,7 +98,7 @@ describe('the Responses API wire, replayed from OpenAI', () => {
         { role: 'user', content: 'Do heat pumps work in cold climates?' },
       ],
     });
-    expect(body).not.toHaveProperty('previous_response_id');
+    expect(sent.last()).not.toHaveProperty('previous_response_id');
     expect(deltas.join('')).toBe('Searching two angles.');
     expect(response).toEqual({
       text: 'Searching two angles.',
@@ -105,13 +113,8 @@ describe('the Responses API wire, replayed from OpenAI', () => {
   });
 
   it('sends the reasoning back with its turn, before its calls, and each result as a call output', async () => {
-    let body: { input?: unknown[] } = {};
-    nock(BASE)
-      .post('/responses', (b) => {
-        body = b;
-        return true;
-      })
-      .reply(200, recorded, SSE);
+    const sent = requestsSent();
+    nock(BASE).post('/responses', sent.record).reply(200, recorded, SSE);
     const history: ChatMessage[] = [
       { role: 'system', content: 'You research.' },
       { role: 'user', content: 'Do heat pumps work in cold climates?' },
@@ -127,7 +130,7 @@ describe('the Responses API wire, replayed from OpenAI', () => {
       { role: 'user', content: 'Respond only with tool calls.' },
     ];
     await llm().complete(request({ messages: history }));
-    expect(body.input).toEqual([
+    expect(sent.last().input).toEqual([
       { role: 'system', content: 'You research.' },
       { role: 'user', content: 'Do heat pumps work in cold climates?' },
       { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'SEALED-1' },
@@ -138,13 +141,8 @@ describe('the Responses API wire, replayed from OpenAI', () => {
   });
 
   it('resumes a conversation checkpointed on Chat Completions (no reasoning kept) as valid input', async () => {
-    let body: { input?: unknown[] } = {};
-    nock(BASE)
-      .post('/responses', (b) => {
-        body = b;
-        return true;
-      })
-      .reply(200, recorded, SSE);
+    const sent = requestsSent();
+    nock(BASE).post('/responses', sent.record).reply(200, recorded, SSE);
     // The port's history as a checkpoint written before this adapter existed stores it.
     const checkpointed: ChatMessage[] = JSON.parse(
       JSON.stringify([
@@ -161,7 +159,7 @@ describe('the Responses API wire, replayed from OpenAI', () => {
       ]),
     );
     const response = await llm().complete(request({ messages: checkpointed }));
-    expect(body.input).toEqual([
+    expect(sent.last().input).toEqual([
       { role: 'system', content: 'You orchestrate.' },
       { role: 'user', content: 'Plan: 1. costs' },
       { type: 'function_call', call_id: 'cycle1-0', name: 'web_search', arguments: '{}' },
@@ -173,12 +171,9 @@ describe('the Responses API wire, replayed from OpenAI', () => {
   });
 
   it('asks for strict JSON through text.format, and keeps no reasoning fields for a model that does not reason', async () => {
-    let body: Record<string, unknown> = {};
+    const sent = requestsSent();
     nock(BASE)
-      .post('/responses', (b) => {
-        body = b;
-        return true;
-      })
+      .post('/responses', sent.record)
       .reply(
         200,
         finalOnly('response.completed', {
@@ -203,11 +198,11 @@ describe('the Responses API wire, replayed from OpenAI', () => {
         jsonSchema: { name: 'citation_check', schema },
       }),
     );
-    expect(body).toMatchObject({
+    expect(sent.last()).toMatchObject({
       text: { format: { type: 'json_schema', name: 'citation_check', schema, strict: true } },
     });
-    expect(body).not.toHaveProperty('include');
-    expect(body).not.toHaveProperty('reasoning');
+    expect(sent.last()).not.toHaveProperty('include');
+    expect(sent.last()).not.toHaveProperty('reasoning');
     expect(response).toMatchObject({
       text: '{"supported":true}',
       finishReason: 'stop',
@@ -262,11 +257,7 @@ describe('the Responses API wire, replayed from OpenAI', () => {
   });
 
   it('a server refusing sealed reasoning is asked again at once without it, and from then on', async () => {
-    const bodies: Record<string, unknown>[] = [];
-    const record = (b: Record<string, unknown>) => {
-      bodies.push(b);
-      return true;
-    };
+    const { bodies, record } = requestsSent();
     nock(BASE)
       .post('/responses', record)
       .reply(400, { error: { message: "Unsupported parameter: 'include' is not supported by this server." } })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonAnswer } from '../json-answer.js';
-import { callModel, type SessionContext } from '../session-context.js';
+import { callModel, interruption, type SessionContext } from '../session-context.js';
 import { strictJsonSchema } from '../strict-schema.js';
 import { errorText } from '../tools/tool-result.js';
 import { bestEvidence, type Evidence, readClaim } from './claim-evidence.js';
@@ -26,7 +26,8 @@ const TERMS_PER_CLAIM = 8;
 /** A claim, its cited source and the evidence found there by the claim's own words and figures. */
 export interface Located {
   claim: string;
-  source: SourceSentences;
+  /** Undefined when the source has no text to check against (its evidence is null then too). */
+  source: SourceSentences | undefined;
   evidence: Evidence | null;
 }
 
@@ -44,23 +45,25 @@ export async function locateAcrossLanguages(
 ): Promise<(Evidence | null)[]> {
   const found = items.map((item) => item.evidence);
   const needing = items.flatMap((item, i) =>
-    item.evidence && needsTerms(item.claim, item.evidence) ? [i] : [],
+    item.source && item.evidence && needsTerms(item.claim, item.evidence) ? [i] : [],
   );
   if (needing.length === 0) return found;
   let terms: string[][];
   try {
     terms = await crossLanguageTerms(
       ctx,
-      needing.map((i) => ({ claim: items[i]!.claim, sourceStart: items[i]!.source.text })),
+      needing.map((i) => ({ claim: items[i]!.claim, sourceStart: items[i]!.source!.text })),
       until,
     );
   } catch (error) {
-    ctx.log.warn({ err: error }, `citation check: no terms in the sources' languages: ${errorText(error)}`);
+    // A cancel or the check's deadline is the judge's to meet next; only a failure is worth a line.
+    if (!interruption(ctx, until))
+      ctx.log.warn({ err: error }, `citation check: no terms in the sources' languages: ${errorText(error)}`);
     return found;
   }
   needing.forEach((i, k) => {
     if (!terms[k]?.length) return;
-    const again = bestEvidence(items[i]!.claim, items[i]!.source, terms[k]);
+    const again = bestEvidence(items[i]!.claim, items[i]!.source!, terms[k]);
     if (again?.passage) found[i] = again;
   });
   return found;

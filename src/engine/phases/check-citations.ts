@@ -85,7 +85,7 @@ export async function checkCitations(
   if (mode === 'model') {
     const located = await locateAcrossLanguages(
       ctx,
-      pairs.map((p) => ({ claim: units[p.unit]!.text, source: texts.get(p.n)!, evidence: p.evidence })),
+      pairs.map((p) => ({ claim: units[p.unit]!.text, source: texts.get(p.n), evidence: p.evidence })),
       until,
     );
     pairs.forEach((p, i) => {

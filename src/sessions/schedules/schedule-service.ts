@@ -167,9 +167,7 @@ export class ScheduleService {
       actor.id,
       'schedule.changed',
       (await this.deps.schedules.get(schedule.id)) ?? schedule,
-      {
-        ...options,
-      } as AuditEvent['detail'],
+      { ...options },
     );
   }
 
