@@ -17,6 +17,8 @@ import { ConfigError } from './ports/errors.js';
 import type { Logger } from './ports/logger.js';
 import { DocumentReader } from './search/read/document-reader.js';
 import { type AdmissionRules, SessionAdmission, SpendGate } from './sessions/admission.js';
+import { ChannelPolicies } from './sessions/policies/channel-policies.js';
+import { PolicyGate, type Standing } from './sessions/policies/policy-gate.js';
 import type { GivenFileDeps } from './sessions/read-given-files.js';
 import { auditTrail } from './sessions/records/audit-store.js';
 import { pastRuns } from './sessions/records/past-runs.js';
@@ -40,6 +42,8 @@ export interface SessionsRoom {
   library: ReportLibrary;
   /** Research that repeats: added, listed, paused, resumed, removed (runs: scheduled-runs.ts). */
   schedules: ScheduleService;
+  /** Channel policies: read, set and cleared by admins and the people they name. */
+  policies: ChannelPolicies;
   moments: SessionMoments;
   /** What running a stored session needs (the workers' and the terminal's one runner). */
   run: SessionRunDeps & { files: GivenFileDeps };
@@ -69,6 +73,8 @@ export interface RoomOptions {
   endings?: ResponseEndings;
   /** The time schedules are read in (tests move it). */
   clock?: Clock;
+  /** Whether a person is an admin or in a user group (Slack's answer), for channel policies that name them. */
+  standing?: Standing;
 }
 
 export function composeSessions(
@@ -116,6 +122,11 @@ export function composeSessions(
       .catch((err) => logger.warn({ err, sessionId: session.id }, 'a scheduled run could not be recorded'));
   });
   const audit = auditTrail(store.audit, logger);
+  const policyGate = new PolicyGate({
+    policies: store.policies,
+    standing: options.standing,
+    backend: { name: current.plugin.name, searchesWebItself: current.plugin.searchesItself },
+  });
   const service = new SessionService({
     sessions: store.sessions,
     lifecycle: store.lifecycle,
@@ -128,6 +139,7 @@ export function composeSessions(
     newSessionId: options.newSessionId,
     maxQuestionChars: config.slack.maxQuestionChars,
     audit,
+    policies: policyGate,
   });
   const asking = new ReportAsking({
     sessions: store.sessions,
@@ -136,6 +148,7 @@ export function composeSessions(
     gate: new SpendGate(store.db.pool, config.jobs.spendCaps),
     log: logger,
     audit,
+    policies: policyGate,
   });
   return {
     research,
@@ -149,6 +162,15 @@ export function composeSessions(
       maxQuestionChars: config.slack.maxQuestionChars,
       minInterval: config.jobs.scheduleMinInterval,
       limits: config.jobs.scheduleLimits,
+      audit,
+      policies: policyGate,
+    }),
+    policies: new ChannelPolicies({
+      store: store.policies,
+      choices: {
+        backends: all.map((b) => b.plugin.name),
+        mcpServers: config.mcp.servers.map((s) => s.name),
+      },
       audit,
     }),
     moments,

@@ -16,6 +16,7 @@ import { SlackCallError } from './slack/api/slack-errors.js';
 import type { SlackRateLimits } from './slack/api/slack-rate-limits.js';
 import { ChannelMembers } from './slack/channel-members.js';
 import { PlanReview } from './slack/plan-review.js';
+import { policiesFeature } from './slack/policies/slack-policies.js';
 import { schedulesFeature } from './slack/schedules/slack-schedules.js';
 import { sessionButtons } from './slack/session-buttons.js';
 import { sessionCommands } from './slack/session-commands.js';
@@ -174,6 +175,7 @@ export async function startApp(
           members,
           offers: new RepeatOfferStore(store.db.pool),
         }),
+        policiesFeature({ policies: room.policies, api }),
         homeFeature(home, (place, question) => service.startFromCommand(place, question)),
         agentMessaging({
           sessions: store.sessions,

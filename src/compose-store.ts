@@ -10,6 +10,7 @@ import { AnswerStore } from './sessions/records/answer-store.js';
 import { AuditStore } from './sessions/records/audit-store.js';
 import { FeedbackStore } from './sessions/records/feedback-store.js';
 import { OutboxStore } from './sessions/records/outbox-store.js';
+import { PolicyStore } from './sessions/records/policy-store.js';
 import { applyRetention } from './sessions/records/retention.js';
 import { ScheduleStore } from './sessions/records/schedule-store.js';
 import { SessionLifecycle } from './sessions/records/session-lifecycle.js';
@@ -118,6 +119,7 @@ async function openStoreOnce(
       knowledge: new KnowledgeStore(db.pool),
       schedules: new ScheduleStore(db.pool),
       audit,
+      policies: new PolicyStore(db.pool),
       applied,
     };
   } catch (error) {

@@ -18,7 +18,9 @@ import { webhookRoute } from './service-endpoints.js';
 import { sessionsByStatus } from './sessions/records/session-counts.js';
 import { runDueSlots } from './sessions/schedules/scheduled-runs.js';
 import type { SessionMoments } from './sessions/session-moments.js';
+import { slackApiFor } from './slack/api/slack-clients.js';
 import { SlackRateLimits } from './slack/api/slack-rate-limits.js';
+import { slackStanding } from './slack/policies/slack-standing.js';
 import type { SlackApp } from './slack/slack-app.js';
 import { startSlackDelivery } from './slack/slack-surfaces.js';
 
@@ -94,8 +96,14 @@ async function serveWith(
     // With a webhook secret, hosted requests' ends wake their tasks: received by `serve`, heard by workers on Postgres.
     const hearsEndings = config.openai.webhookSecret && (options.mode === 'serve' || !store.db.embedded);
     const endings = hearsEndings ? new ResponseEndings() : undefined;
+    const limits = new SlackRateLimits();
+    // Channel policies that name admins or user groups ask Slack who is which (on the listeners' budget).
+    const standing =
+      slack.botToken &&
+      slackStanding(slackApiFor('listeners', slack.botToken, limits, logger, slack.apiUrl, metrics));
     const room = composeSessions(config, logger, store, {
       engine: options.engine,
+      ...(standing && { standing }),
       metrics,
       newSessionId: randomUUID,
       endings,
@@ -112,7 +120,6 @@ async function serveWith(
         {},
         'embedded database: short commands (ask --background, cancel, sessions) share it through this worker; research elsewhere needs DATABASE_URL',
       );
-    const limits = new SlackRateLimits();
     const delivery = slack.botToken
       ? startSlackDelivery(store, {
           botToken: slack.botToken,

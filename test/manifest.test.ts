@@ -34,6 +34,10 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   'users.info': ['users:read'],
+  // A channel policy that lets a user group start research.
+  'usergroups.users.list': ['usergroups:read'],
+  // A deleted report's file (files:write covers the app's own files).
+  'files.delete': ['files:write'],
   // Who may see a channel's reports (/research find).
   'conversations.members': ['channels:read', 'groups:read', 'mpim:read'],
   // Whether the bot is still in a schedule's channel (a DM is never looked up).

@@ -40,6 +40,11 @@ export function engineBackend(
     view: (checkpoint) => sessionView(stateOf(checkpoint)),
     async run(run: ResearchRun): Promise<ResearchOutcome> {
       const limit = run.spendLimitUsd;
+      const perRun = {
+        ...settings,
+        ...(limit === undefined ? {} : { spendLimitUsd: limit }),
+        ...(run.sources ? { sources: run.sources } : {}),
+      };
       const outcome = await runSession(
         {
           ...(await engine()),
@@ -49,7 +54,7 @@ export function engineBackend(
           steering: run.steering,
           handedBack: run.handedBack,
         },
-        limit === undefined ? settings : { ...settings, spendLimitUsd: limit },
+        perRun,
         stateOf(run.checkpoint),
         { signal: run.signal, method },
       );

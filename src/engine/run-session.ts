@@ -1,4 +1,5 @@
-import { noResearchTools, ProviderError } from '../ports/errors.js';
+import { ConfigError, noResearchTools, ProviderError } from '../ports/errors.js';
+import type { SourceLimits } from '../ports/research.js';
 import { emptyUsage, estimateCost, spendCost } from '../ports/usage.js';
 import { clarify } from './phases/clarify.js';
 import { cancelledReport, writeFinalReport } from './phases/final-report.js';
@@ -126,13 +127,27 @@ export async function runSession(
 ): Promise<SessionOutcome> {
   const state = structuredClone(initial);
   const cancel = options.signal ?? new AbortController().signal;
-  const hasInternalSearch = await knowledgeBaseReady(deps);
+  // A channel's policy may leave out sources: what it does not allow is never offered.
+  const allowed = settings.sources;
+  const hasInternalSearch = allowed?.knowledgeBase !== false && (await knowledgeBaseReady(deps));
   // The allowed tools of the MCP servers that answer now; one that does not is left out (and logged).
-  const external = options.method?.searchesItself ? [] : ((await deps.externalTools?.list()) ?? []);
+  const external = (options.method?.searchesItself ? [] : ((await deps.externalTools?.list()) ?? [])).filter(
+    (tool) => mcpAllowed(allowed, tool.server),
+  );
+  const web = allowed?.web === false ? { webSearch: undefined, pageReader: undefined } : {};
+  const searches = { ...deps, ...web };
   // A hosted backend searches by itself; the engine's agents need a search of ours.
-  if (!deps.webSearch && !hasInternalSearch && !external.length && !options.method?.searchesItself)
-    throw noResearchTools();
-  const ctx = createContext(deps, settings, state, cancel, hasInternalSearch, external, options.method?.work);
+  if (!searches.webSearch && !hasInternalSearch && !external.length && !options.method?.searchesItself)
+    throw allowed ? noAllowedTools() : noResearchTools();
+  const ctx = createContext(
+    searches,
+    settings,
+    state,
+    cancel,
+    hasInternalSearch,
+    external,
+    options.method?.work,
+  );
   try {
     return await advance(ctx, options.method ?? AGENTS);
   } catch (error) {
@@ -243,4 +258,15 @@ async function knowledgeBaseReady(deps: EngineDeps): Promise<boolean> {
     deps.logger.warn({ err: error }, 'knowledge base unavailable; researching without it');
     return false;
   }
+}
+
+function mcpAllowed(allowed: SourceLimits | undefined, server: string): boolean {
+  return !allowed || allowed.mcpServers === 'all' || allowed.mcpServers.includes(server);
+}
+
+function noAllowedTools(): ConfigError {
+  return new ConfigError(
+    'no_research_tools',
+    "None of the sources this channel's research policy allows is set up here (or the knowledge base is empty): ask whoever manages the policy to allow another source, or an operator to set one up.",
+  );
 }

@@ -1,4 +1,5 @@
 import type { ModelSpec, ReasoningEffort } from '../ports/llm.js';
+import type { SourceLimits } from '../ports/research.js';
 import type { PriceTable } from '../ports/usage.js';
 
 /** Limits and models for a session; built from config by the composition root. */
@@ -17,6 +18,8 @@ export interface EngineSettings {
   toolCallBudget: number;
   /** What this run may still spend today (the daily caps less what was spent); unset: no cap. */
   spendLimitUsd?: number;
+  /** The sources this run may read (its channel's policy); unset: every one set up. */
+  sources?: SourceLimits;
   /** Cap for one model call; the time left in the session caps it further. */
   llmTimeoutMs: number;
   toolTimeoutMs: number;

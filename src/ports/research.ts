@@ -172,6 +172,17 @@ export interface ResearchRun {
   logger: Logger;
   /** What this run may still spend (the daily caps less what was spent); unset: no cap. */
   spendLimitUsd?: number;
+  /** The sources it may read (its channel's policy); unset: every one set up. */
+  sources?: SourceLimits;
+}
+
+/** Which sources research may read; a backend that cannot keep to them is refused before it starts. */
+export interface SourceLimits {
+  web: boolean;
+  knowledgeBase: boolean;
+  threadFiles: boolean;
+  /** MCP_SERVERS names, or every one set up. */
+  mcpServers: 'all' | string[];
 }
 
 /**

@@ -3,10 +3,19 @@ import type pg from 'pg';
 import type { Checkpoint } from '../ports/research.js';
 import { inTransaction, type Queryable } from '../store/database.js';
 import { isUniqueViolation } from '../store/database-errors.js';
+import type { AppliedPolicy } from './policies/channel-policy.js';
 import { insertQueued, insertRunning, type NewSession, type SlackOpening } from './records/insert-session.js';
+import type { PolicyPlace } from './records/policy-store.js';
 import { RESEARCHING } from './records/session-status.js';
 import { SpendStore } from './records/spend-store.js';
-import { capRefusal, type SpendCaps, type SpendLeft, spendLeft } from './spend-caps.js';
+import {
+  type ChannelBudget,
+  capRefusal,
+  type SpendCaps,
+  type SpendLeft,
+  spendLeft,
+  usd,
+} from './spend-caps.js';
 
 /** What a new session must fit: the per-person limit, the daily caps, and what a run is estimated to cost. */
 export interface AdmissionRules {
@@ -14,6 +23,11 @@ export interface AdmissionRules {
   caps: SpendCaps;
   /** The estimate's cost range (low, high); null without prices, when spending cannot be counted. */
   costUsd: [number, number] | null;
+  /**
+   * In a channel: the policy the request was prepared under (null: none),
+   * decided again under the lock (a policy changed meanwhile refuses it).
+   */
+  policy?: { place: PolicyPlace; applied: AppliedPolicy | null };
 }
 
 /** Why a session was not started: values a surface turns into its own sentence. */
@@ -24,7 +38,11 @@ export type Refusal =
   /** The caps leave too little; the sentence has the figures. */
   | { kind: 'spend_cap'; sentence: string }
   /** The question cannot be researched as written; the sentence says what to do. */
-  | { kind: 'question'; sentence: string };
+  | { kind: 'question'; sentence: string }
+  /** The channel's policy does not allow it; the sentence names the policy and who can change it. */
+  | { kind: 'policy'; sentence: string }
+  /** The channel's policy changed while the request was prepared: it is prepared again. */
+  | { kind: 'policy_changed' };
 
 export type Admission =
   | { admitted: true; reservedUsd: number | null }
@@ -35,6 +53,8 @@ export interface AdmissionFigures {
   active: number;
   threadBusy: boolean;
   left: SpendLeft;
+  /** The version of the channel's policy now in force (null: none). */
+  policyVersion?: number | null;
 }
 
 /**
@@ -44,12 +64,27 @@ export interface AdmissionFigures {
  * instead of each seeing all of it.
  */
 export function decideAdmission(figures: AdmissionFigures, rules: AdmissionRules): Admission {
+  const applied = rules.policy?.applied ?? null;
+  if (rules.policy && (figures.policyVersion ?? null) !== (applied?.version ?? null))
+    return { admitted: false, refusal: { kind: 'policy_changed' } };
   if (figures.threadBusy) return { admitted: false, refusal: { kind: 'thread_busy' } };
   if (figures.active >= rules.perUser)
     return { admitted: false, refusal: { kind: 'too_many', active: figures.active, limit: rules.perUser } };
-  const { limitUsd } = figures.left;
-  const sentence = limitUsd === undefined ? undefined : capRefusal(figures.left, rules.costUsd?.[0] ?? null);
+  const low = rules.costUsd?.[0] ?? null;
+  const perRun = applied?.runBudgetUsd;
+  if (perRun !== undefined && low !== null && perRun < low)
+    return {
+      admitted: false,
+      refusal: {
+        kind: 'policy',
+        sentence: `A research costs at least about ${usd(low)}, and this channel's research policy allows ${usd(perRun)} a run; ask ${applied!.raisedBy} to raise it.`,
+      },
+    };
+  const capped = figures.left.limitUsd;
+  const sentence = capped === undefined ? undefined : capRefusal(figures.left, low);
   if (sentence) return { admitted: false, refusal: { kind: 'spend_cap', sentence } };
+  const limits = [capped, perRun].filter((v): v is number => v !== undefined);
+  const limitUsd = limits.length ? Math.min(...limits) : undefined;
   const high = rules.costUsd?.[1] ?? null;
   const reservedUsd = high === null ? null : limitUsd === undefined ? high : Math.min(high, limitUsd);
   return { admitted: true, reservedUsd };
@@ -75,7 +110,7 @@ export class SessionAdmission {
 
   /** The decision as things stand, without deciding: a request sure to be refused is told so early. */
   async check(who: Asker, rules: AdmissionRules): Promise<Admission> {
-    return decideAdmission(await figures(this.pool, who, rules.caps), rules);
+    return decideAdmission(await figures(this.pool, who, rules), rules);
   }
 
   /** A session for the workers, if admitted. */
@@ -104,7 +139,7 @@ export class SessionAdmission {
   ): Promise<Admission> {
     try {
       return await underAdmissionLock(this.pool, async (client) => {
-        const decision = decideAdmission(await figures(client, session, rules.caps), rules);
+        const decision = decideAdmission(await figures(client, session, rules), rules);
         if (decision.admitted) await insert(client, decision.reservedUsd);
         return decision;
       });
@@ -137,18 +172,20 @@ export class SpendGate {
   ) {}
 
   async hold(
-    who: { requester: string; teamId: string | null },
+    who: { requester: string; teamId: string | null; channelId?: string | null },
     usd: number,
     what: string,
+    /** The channel's daily budget, when its policy has one. */
+    budget?: ChannelBudget,
   ): Promise<SpendHold> {
     return underAdmissionLock(this.pool, async (client) => {
-      const left = await spendLeft(new SpendStore(client), this.caps, who);
+      const left = await spendLeft(new SpendStore(client), this.caps, who, undefined, budget);
       const refused = left.limitUsd === undefined ? undefined : capRefusal(left, usd, what);
       if (refused) return { refused };
       const id = randomUUID();
       await client.query(
-        'INSERT INTO spend_holds (id, requester, team_id, reserved_usd) VALUES ($1, $2, $3, $4)',
-        [id, who.requester, who.teamId, usd],
+        'INSERT INTO spend_holds (id, requester, team_id, reserved_usd, channel_id) VALUES ($1, $2, $3, $4, $5)',
+        [id, who.requester, who.teamId, usd, who.channelId ?? null],
       );
       return { held: id };
     });
@@ -162,29 +199,34 @@ export class SpendGate {
   /** A call with no record of its own: its cost recorded (paid_calls) and its hold released, in one transaction. */
   async settle(
     id: string,
-    who: { requester: string; teamId: string | null },
+    who: { requester: string; teamId: string | null; channelId?: string | null },
     call: { purpose: string; costUsd: number; tokens: number },
   ): Promise<void> {
     await this.pool.query(
       `WITH released AS (DELETE FROM spend_holds WHERE id = $1)
-       INSERT INTO paid_calls (id, requester, team_id, purpose, cost_usd, tokens) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, who.requester, who.teamId, call.purpose, call.costUsd, call.tokens],
+       INSERT INTO paid_calls (id, requester, team_id, purpose, cost_usd, tokens, channel_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, who.requester, who.teamId, call.purpose, call.costUsd, call.tokens, who.channelId ?? null],
     );
   }
 }
 
-async function figures(db: Queryable, s: Asker, caps: SpendCaps): Promise<AdmissionFigures> {
+async function figures(db: Queryable, s: Asker, rules: AdmissionRules): Promise<AdmissionFigures> {
   const { rows } = await db.query(
     `SELECT
        (SELECT count(*)::int FROM sessions WHERE requester = $1 AND status = ANY($2::text[])) AS active,
        EXISTS (SELECT 1 FROM sessions WHERE $4::text IS NOT NULL AND team_id IS NOT DISTINCT FROM $3
                  AND channel_id = $4 AND thread_ts = $5
-                 AND (status = ANY($2::text[]) OR status = 'delivering')) AS busy`,
+                 AND (status = ANY($2::text[]) OR status = 'delivering')) AS busy,
+       (SELECT version FROM channel_policies WHERE team_id = COALESCE($3, '') AND channel_id = $4) AS policy`,
     [s.requester, RESEARCHING, s.teamId ?? null, s.channelId ?? null, s.threadTs ?? null],
   );
-  const left = await spendLeft(new SpendStore(db), caps, {
-    requester: s.requester,
-    teamId: s.teamId ?? null,
-  });
-  return { active: rows[0].active, threadBusy: rows[0].busy, left };
+  const applied = rules.policy?.applied;
+  const budget =
+    applied?.dailyBudgetUsd !== undefined && s.channelId
+      ? { channelId: s.channelId, dailyUsd: applied.dailyBudgetUsd, raisedBy: applied.raisedBy }
+      : undefined;
+  const who = { requester: s.requester, teamId: s.teamId ?? null };
+  const left = await spendLeft(new SpendStore(db), rules.caps, who, undefined, budget);
+  return { active: rows[0].active, threadBusy: rows[0].busy, left, policyVersion: rows[0].policy ?? null };
 }

@@ -1,6 +1,8 @@
 import type { Logger } from '../ports/logger.js';
 import type { ReportAnswer, ReportQuestions } from '../ports/report-questions.js';
 import type { SpendGate } from './admission.js';
+import { appliedPolicy } from './policies/channel-policy.js';
+import type { PolicyGate } from './policies/policy-gate.js';
 import type { AnswerStore } from './records/answer-store.js';
 import type { RecordAudit } from './records/audit-store.js';
 import type { OutboxIntent } from './records/outbox-intent.js';
@@ -23,6 +25,8 @@ export interface ReportAskingDeps {
   log: Logger;
   /** The audit trail: every ask, who, where and what it cost. */
   audit?: RecordAudit;
+  /** Channel policies: who may ask a channel's reports, within its budget. */
+  policies?: Pick<PolicyGate, 'decide'>;
 }
 
 /**
@@ -63,10 +67,18 @@ export class ReportAsking {
   ): Promise<Asked> {
     const report = row.report;
     if (!report) return { kind: 'refused', sentence: 'That research has no report to ask yet.' };
+    // Asking a report is paid research in its channel: that channel's policy decides who may, within its budget.
+    const where = { teamId: row.teamId, channelId: row.channelId, requester: asker.userId, asking: true };
+    const policy = await this.deps.policies?.decide(where);
+    if (policy?.refusal) return { kind: 'refused', sentence: policy.refusal };
+    const applied = policy?.stored && appliedPolicy(policy.stored);
     const hold = await this.deps.gate.hold(
-      { requester: asker.userId, teamId: asker.teamId },
+      { requester: asker.userId, teamId: asker.teamId, channelId: row.channelId },
       await this.deps.questions.maxCostUsd(),
       'a question to a report',
+      applied?.dailyBudgetUsd !== undefined && row.channelId
+        ? { channelId: row.channelId, dailyUsd: applied.dailyBudgetUsd, raisedBy: applied.raisedBy }
+        : undefined,
     );
     if ('refused' in hold) return { kind: 'refused', sentence: hold.refused };
     try {

@@ -72,7 +72,9 @@ export async function runStoredSession(deps: SessionRunDeps, id: string, run: St
     const dropped = await sessions.truncateEventsToCheckpoint(id);
     row = await sessions.get(id);
     let view = backend.view(checkpoint);
-    if (row && deps.files) view = { ...view, files: await readGivenFiles(deps.files, row, view, log) };
+    // A channel's policy that does not allow thread files leaves them unread.
+    if (row && deps.files && row.policy?.sources.threadFiles !== false)
+      view = { ...view, files: await readGivenFiles(deps.files, row, view, log) };
     const surfaceFor = run.surfaceFor ?? deps.surfaceFor;
     if (row && surfaceFor) surface = await surfaceFor(row, view, log);
     if (row) deps.moments?.started(row);
@@ -89,6 +91,7 @@ export async function runStoredSession(deps: SessionRunDeps, id: string, run: St
       signal: run.signal,
       handedBack: () => run.handedBack(),
       spendLimitUsd: await spendLimit(deps, row, id),
+      ...(row?.policy ? { sources: row.policy.sources } : {}),
     });
     if (outcome.kind === 'cancelled' && run.handedBack()) {
       // Draining or superseded: the session is not over, it continues from its checkpoint elsewhere.
@@ -121,17 +124,26 @@ export async function runStoredSession(deps: SessionRunDeps, id: string, run: St
 }
 
 /**
- * What one run may spend: with caps, its reservation, or less when the caps
- * (others' spending and reservations, not its own) now leave less.
+ * What one run may spend: with caps (the daily ones, its channel policy's
+ * per run and per day), its reservation, or less when the caps (others'
+ * spending and reservations, not its own) now leave less.
  */
 async function spendLimit(
   deps: SessionRunDeps,
   row: SessionRow | null,
   id: string,
 ): Promise<number | undefined> {
-  if (!deps.spend || !row) return undefined;
+  if (!row) return undefined;
+  const policy = row.policy;
+  const budget =
+    policy?.dailyBudgetUsd !== undefined && row.channelId
+      ? { channelId: row.channelId, dailyUsd: policy.dailyBudgetUsd, raisedBy: policy.raisedBy }
+      : undefined;
   const who = { requester: row.requester, teamId: row.teamId };
-  const { limitUsd } = await spendLeft(deps.spend.store, deps.spend.caps, who, id);
-  if (limitUsd === undefined) return undefined;
-  return Math.min(limitUsd, row.reservedUsd ?? limitUsd);
+  const left = deps.spend
+    ? (await spendLeft(deps.spend.store, deps.spend.caps, who, id, budget)).limitUsd
+    : undefined;
+  const limits = [left, policy?.runBudgetUsd].filter((v): v is number => v !== undefined);
+  if (!limits.length) return undefined;
+  return Math.min(...limits, row.reservedUsd ?? Number.POSITIVE_INFINITY);
 }

@@ -3,6 +3,13 @@ import { type FileReads, withFileReads } from '../ports/file-reads.js';
 import type { Checkpoint, ResearchRequest, SessionView } from '../ports/research.js';
 import type { SteeringStore } from '../store/steering-store.js';
 import type { AdmissionRules, Asker, Refusal, SessionAdmission } from './admission.js';
+import { type AppliedPolicy, appliedPolicy } from './policies/channel-policy.js';
+import {
+  type PolicyDecision,
+  type PolicyGate,
+  type PolicyRequest,
+  underPolicy,
+} from './policies/policy-gate.js';
 import { questionRefusal } from './question-refusal.js';
 import type { AuditAction, AuditEvent, RecordAudit } from './records/audit-store.js';
 import type { NewSession, SlackOpening } from './records/insert-session.js';
@@ -29,6 +36,8 @@ export interface SessionServiceDeps {
   maxQuestionChars: number;
   /** The audit trail: every start, cancel, steer and plan edit, with who and where. */
   audit?: RecordAudit;
+  /** Channel policies: who may start research where, with what (none: the app as set up everywhere). */
+  policies?: PolicyGate;
 }
 
 /** A new research: its record, and either a request for the current backend or a continued checkpoint. */
@@ -58,12 +67,25 @@ export class SessionService {
    * is one), then admission's rules read without deciding (a request sure to
    * be refused is told so before anything is posted; starting decides).
    */
-  async refusal(who: Asker, question?: string): Promise<Refusal | undefined> {
+  async refusal(who: Asker & { scheduled?: boolean }, question?: string): Promise<Refusal | undefined> {
     const sentence =
       question === undefined ? undefined : questionRefusal(question, this.deps.maxQuestionChars);
     if (sentence) return { kind: 'question', sentence };
-    const decision = await this.deps.admission.check(who, await this.deps.rules());
+    const gate = await this.policyFor(who);
+    if (gate?.refusal) return { kind: 'policy', sentence: gate.refusal };
+    const decision = await this.deps.admission.check(who, await this.rulesUnder(gate));
     return decision.admitted ? undefined : decision.refusal;
+  }
+
+  /** The channel policy where a request is made (none outside a channel or without policies). */
+  policyFor(who: PolicyRequest): Promise<PolicyDecision | undefined> {
+    return this.deps.policies?.decide(who) ?? Promise.resolve(undefined);
+  }
+
+  private async rulesUnder(gate: PolicyDecision | undefined): Promise<AdmissionRules> {
+    const rules = await this.deps.rules();
+    if (!gate?.place) return rules;
+    return { ...rules, policy: { place: gate.place, applied: gate.stored && appliedPolicy(gate.stored) } };
   }
 
   /** A session for the workers, admitted atomically (the question checked first), with its thread's first writes. */
@@ -91,10 +113,25 @@ export class SessionService {
     const sentence = questionRefusal(session.question, this.deps.maxQuestionChars);
     if (sentence) return { started: false, refusal: { kind: 'question', sentence } };
     const id = given?.sessionId ?? session.id ?? this.deps.newSessionId();
-    const checkpoint =
-      given ?? this.deps.research.current.begin(id, { question: session.question, ...request });
-    const admission = await admit({ ...session, id }, checkpoint, await this.deps.rules());
-    if (!admission.admitted) return { started: false, refusal: admission.refusal };
+    // A policy changed between its reading and admission's lock: the request is prepared again under the new one.
+    let admission: Awaited<ReturnType<typeof admit>> | undefined;
+    let checkpoint = given;
+    let applied: AppliedPolicy | null | undefined;
+    for (let attempt = 0; attempt < 3 && (!admission || changed(admission)); attempt++) {
+      const gate = await this.policyFor({ ...session, scheduled: Boolean(session.scheduleId) });
+      if (gate?.refusal) return { started: false, refusal: { kind: 'policy', sentence: gate.refusal } };
+      const watched = session.origin === 'slack' && !session.scheduleId;
+      checkpoint =
+        given ??
+        this.deps.research.current.begin(id, {
+          question: session.question,
+          ...underPolicy(request ?? {}, gate?.stored?.policy, watched),
+        });
+      const rules = await this.rulesUnder(gate);
+      applied = rules.policy?.applied;
+      admission = await admit({ ...session, id, policy: applied }, checkpoint, rules);
+    }
+    if (!admission!.admitted) return { started: false, refusal: admission!.refusal };
     await this.deps.audit?.({
       actor: session.requester,
       action: 'session.started',
@@ -104,11 +141,12 @@ export class SessionService {
       scheduleId: session.scheduleId,
       detail: {
         origin: session.origin,
-        backend: checkpoint.backend ?? null,
+        backend: checkpoint!.backend ?? null,
+        policy: applied?.version ?? null,
         reservedUsd: session.reservedUsd ?? null,
       },
     });
-    return { started: true, id, checkpoint };
+    return { started: true, id, checkpoint: checkpoint! };
   }
 
   /** A stored session as surfaces read it, whichever backend researches it. */
@@ -248,4 +286,8 @@ export class SessionService {
       detail,
     });
   }
+}
+
+function changed(admission: { admitted: boolean; refusal?: Refusal }): boolean {
+  return !admission.admitted && admission.refusal?.kind === 'policy_changed';
 }

@@ -14,19 +14,32 @@ export interface CapState {
   reserved: number;
 }
 
+/** A channel's daily budget (its policy's), and who can raise it (as a refusal names them). */
+export interface ChannelBudget {
+  channelId: string;
+  dailyUsd: number;
+  raisedBy: string;
+}
+
 export interface SpendLeft {
   user?: CapState;
   workspace?: CapState;
+  /** The channel's, under its policy's daily budget. */
+  channel?: CapState & { raisedBy: string };
   /** What a run may still spend today: the smaller of what either cap leaves; unset without caps. */
   limitUsd?: number;
 }
 
-/** What the requester and their workspace have left today under the caps (`except`: a run's own session). */
+/**
+ * What the requester, their workspace and (with a budget) the channel have
+ * left today under the caps (`except`: a run's own session).
+ */
 export async function spendLeft(
   store: SpendStore,
   caps: SpendCaps,
   who: { requester: string; teamId: string | null },
   except?: string,
+  budget?: ChannelBudget,
 ): Promise<SpendLeft> {
   const state = async (cap: number | undefined, scope: SpendScope): Promise<CapState | undefined> => {
     if (cap === undefined) return undefined;
@@ -35,8 +48,12 @@ export async function spendLeft(
   };
   const user = await state(caps.userDailyUsd, { requester: who.requester, teamId: who.teamId });
   const workspace = await state(caps.workspaceDailyUsd, { teamId: who.teamId });
-  const lefts = [user, workspace].flatMap((c) => (c ? [Math.max(0, c.cap - c.spent - c.reserved)] : []));
-  return { user, workspace, limitUsd: lefts.length ? Math.min(...lefts) : undefined };
+  const inChannel = await state(budget?.dailyUsd, { teamId: who.teamId, channelId: budget?.channelId });
+  const channel = inChannel && { ...inChannel, raisedBy: budget!.raisedBy };
+  const lefts = [user, workspace, channel].flatMap((c) =>
+    c ? [Math.max(0, c.cap - c.spent - c.reserved)] : [],
+  );
+  return { user, workspace, channel, limitUsd: lefts.length ? Math.min(...lefts) : undefined };
 }
 
 /**
@@ -49,9 +66,10 @@ export function capRefusal(
   what = 'a research',
 ): string | undefined {
   const needed = lowestCost ?? 0;
-  for (const [who, state, variable] of [
-    ['You have', left.user, 'USER_DAILY_BUDGET_USD'],
-    ['This workspace has', left.workspace, 'WORKSPACE_DAILY_BUDGET_USD'],
+  for (const [who, state, raise] of [
+    ['You have', left.user, 'ask an admin to raise USER_DAILY_BUDGET_USD'],
+    ['This workspace has', left.workspace, 'ask an admin to raise WORKSPACE_DAILY_BUDGET_USD'],
+    ['Research in this channel has', left.channel, `ask ${left.channel?.raisedBy} to raise it`],
   ] as const) {
     const left = state ? state.cap - state.spent - state.reserved : 0;
     if (!state || (left > needed && left > 0)) continue;
@@ -60,7 +78,11 @@ export function capRefusal(
         ? `${usd(state.spent)} (and research still running holds ${usd(state.reserved)})`
         : usd(state.spent);
     const cost = lowestCost === null ? '' : `, and ${what} costs at least about ${usd(needed)}`;
-    return `${who} used ${used} of the ${usd(state.cap)} research budget for today${cost}; try again tomorrow (UTC), or ask an admin to raise ${variable}.`;
+    const of =
+      who === 'Research in this channel has'
+        ? `${usd(state.cap)} a day this channel's research policy allows`
+        : `${usd(state.cap)} research budget for today`;
+    return `${who} used ${used} of the ${of}${cost}; try again tomorrow (UTC), or ${raise}.`;
   }
   return undefined;
 }

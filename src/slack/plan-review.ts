@@ -59,7 +59,8 @@ export class PlanReview {
     const refused = await this.refusal(row, userId, 'edit');
     if (refused) return refused;
     const estimate = await this.deps.estimatePlan().catch(() => 'n/a');
-    const given = (await this.deps.service.view(sessionId)) ?? undefined;
+    const view = await this.deps.service.view(sessionId);
+    const given = view ? { ...view, policy: row.policy?.summary } : undefined;
     const review = { sessionId, estimate, seconds: this.deps.seconds, editedBy: userId };
     const message = planReviewMessage(checked.plan, review, given);
     const thread = await threadOf(this.deps.sessions, row);

@@ -119,6 +119,7 @@ export function createSlackApp(
             ...place,
             teamDomain: command.team_domain,
             rest: text.slice(sub.phrase.length).trim(),
+            triggerId: command.trigger_id,
           })
         : await service.startFromCommand(place, text);
       if (reply) await say(reply);

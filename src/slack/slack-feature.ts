@@ -9,6 +9,8 @@ export interface FeatureCommand {
   userId: string;
   /** The text after the phrase (for a phrase that takes text: `find <words>`). */
   rest: string;
+  /** The command's trigger, to open a form (it lives 3 s). */
+  triggerId?: string;
 }
 
 /** A `/research` sub-command a feature answers privately: an exact phrase, or one followed by text. */

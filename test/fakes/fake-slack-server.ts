@@ -69,7 +69,14 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const calls: FakeCall[] = [];
   const messages: FakeMessage[] = [];
   const responses: { url: string; body: Record<string, unknown> }[] = [];
-  const files: { id: string; title?: string; content: string; channel?: string; threadTs?: string }[] = [];
+  const files: {
+    id: string;
+    title?: string;
+    content: string;
+    channel?: string;
+    threadTs?: string;
+    deleted?: boolean;
+  }[] = [];
   const notInChannel = new Set<string>();
   const archived = new Set<string>();
   const admins = new Set<string>();
@@ -83,6 +90,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const deactivated = new Set<string>();
   /** Who is in each conversation (conversations.members); a conversation not listed has none. */
   const members = new Map<string, string[]>();
+  /** Who is in each user group (usergroups.users.list), by group id. */
+  const groups = new Map<string, string[]>();
   const forced: { method: string; count: number; retryAfter: number }[] = [];
   const updates: number[] = [];
   const reactions = new Map<string, string[]>();
@@ -272,6 +281,18 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
             profile: { display_name: people.get(String(args.user)) ?? '' },
           },
         });
+      case 'usergroups.users.list': {
+        const list = groups.get(String(args.usergroup));
+        return list ? ok({ users: list }) : fail('no_such_subteam');
+      }
+      // files.delete: the app's own files; a file already gone is file_not_found (docs.slack.dev).
+      case 'files.delete': {
+        const file = files.find((f) => f.id === args.file);
+        if (!file || file.deleted) return fail('file_not_found');
+        file.deleted = true;
+        for (const m of messages) if (m.files?.some((f) => f.id === file.id)) m.deleted = true;
+        return ok({});
+      }
       // A channel the bot was removed from is one it is not a member of; a private one it cannot see is not found.
       case 'conversations.info':
         if (channel.startsWith('G404')) return fail('channel_not_found');
@@ -490,6 +511,8 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     reactionsOn: (channel: string, ts: string) => reactions.get(`${channel}:${ts}`) ?? [],
     admins,
     members,
+    /** User groups' members (usergroups.users.list), by group id. */
+    groups,
     people,
     timeZones,
     deactivated,

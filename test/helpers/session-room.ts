@@ -14,10 +14,12 @@ import { KnowledgeStore } from '../../src/search/knowledge/knowledge-store.js';
 import { DocumentReader } from '../../src/search/read/document-reader.js';
 import type { AdmissionRules } from '../../src/sessions/admission.js';
 import { SessionAdmission } from '../../src/sessions/admission.js';
+import type { PolicyGate } from '../../src/sessions/policies/policy-gate.js';
 import { AnswerStore } from '../../src/sessions/records/answer-store.js';
 import { AuditStore, auditTrail } from '../../src/sessions/records/audit-store.js';
 import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
 import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
+import { PolicyStore } from '../../src/sessions/records/policy-store.js';
 import { ScheduleStore } from '../../src/sessions/records/schedule-store.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
@@ -56,6 +58,7 @@ export function testService(
     rules?: () => Promise<AdmissionRules>;
     newSessionId?: () => string;
     maxQuestionChars?: number;
+    policies?: PolicyGate;
   } = {},
 ): SessionService {
   return new SessionService({
@@ -69,6 +72,7 @@ export function testService(
     newSessionId: options.newSessionId ?? randomUUID,
     maxQuestionChars: options.maxQuestionChars ?? 2000,
     audit: auditTrail(new AuditStore(db.pool), silentLogger),
+    policies: options.policies,
   });
 }
 
@@ -89,6 +93,7 @@ export function storeOn(db: Database): Store {
     knowledge: new KnowledgeStore(db.pool),
     schedules: new ScheduleStore(db.pool),
     audit: new AuditStore(db.pool),
+    policies: new PolicyStore(db.pool),
   };
 }
 

@@ -46,6 +46,7 @@ describe.each([
       '024_schedule_options.sql',
       '025_schedule_guards.sql',
       '026_audit_events.sql',
+      '027_channel_policies.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -77,12 +78,14 @@ describe.each([
       { id: 24, name: '024_schedule_options.sql' },
       { id: 25, name: '025_schedule_guards.sql' },
       { id: 26, name: '026_audit_events.sql' },
+      { id: 27, name: '027_channel_policies.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.rows.map((r) => r.table_name)).toEqual([
       'audit_events',
+      'channel_policies',
       'checkpoints',
       'file_reads',
       'kb_documents',
@@ -141,6 +144,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 26]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 27]);
   });
 });

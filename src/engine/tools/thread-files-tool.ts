@@ -14,7 +14,10 @@ export const threadFilesTool = defineTool({
   description:
     'Search the files shared with the question (in its Slack thread, or given in the terminal). Give up to 3 queries; results are numbered documents.',
   input: z.object({ queries: textList('Search queries, at most 3.', 'give at least one query') }),
-  isEnabled: (ctx, role) => role === 'agent' && Boolean(ctx.state.request.files?.given.length),
+  isEnabled: (ctx, role) =>
+    role === 'agent' &&
+    ctx.settings.sources?.threadFiles !== false &&
+    Boolean(ctx.state.request.files?.given.length),
   budgeted: true,
   execute({ queries }, { ctx, until, activity }) {
     activity({ kind: 'searching_internal', queries });

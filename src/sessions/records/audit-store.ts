@@ -6,13 +6,15 @@ export type AuditAction =
   | 'session.cancelled'
   | 'session.steered'
   | 'session.plan_edited'
+  | 'session.deleted'
   | 'report.asked'
   | 'schedule.created'
   | 'schedule.changed'
   | 'schedule.paused'
   | 'schedule.resumed'
   | 'schedule.removed'
-  | 'file.read';
+  | 'file.read'
+  | 'policy.changed';
 
 /** One action: who (a Slack user id, `cli:<user>`, `scheduler`), where, on what, at what cost. */
 export interface AuditEvent {

@@ -1,5 +1,6 @@
 import type { Checkpoint } from '../../ports/research.js';
 import type { Queryable } from '../../store/database.js';
+import type { AppliedPolicy } from '../policies/channel-policy.js';
 import { insertIntentsSql, intentsJson, type OutboxIntent } from './outbox-intent.js';
 
 export interface NewSession {
@@ -17,6 +18,8 @@ export interface NewSession {
   lease?: { owner: string; seconds: number };
   /** The schedule this session is a run of. */
   scheduleId?: string;
+  /** The channel policy it was admitted under (set by admission). */
+  policy?: AppliedPolicy | null;
 }
 
 /** How a queued session opens in Slack: the message that opened it (by role) and its first writes. */
@@ -26,7 +29,7 @@ export interface SlackOpening {
 }
 
 const COLUMNS =
-  'id, origin, team_id, channel_id, thread_ts, turn, requester, question, reserved_usd, schedule_id';
+  'id, origin, team_id, channel_id, thread_ts, turn, requester, question, reserved_usd, schedule_id, policy';
 
 function values(s: NewSession): unknown[] {
   return [
@@ -40,6 +43,7 @@ function values(s: NewSession): unknown[] {
     s.question,
     s.reservedUsd ?? null,
     s.scheduleId ?? null,
+    s.policy ? JSON.stringify(s.policy) : null,
   ];
 }
 
@@ -58,11 +62,11 @@ export async function insertQueued(
   await db.query(
     `WITH s AS (
        INSERT INTO sessions (${COLUMNS}, status, queued_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', now()) RETURNING id, channel_id),
-     c AS (INSERT INTO checkpoints (session_id, state) SELECT id, $11 FROM s),
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued', now()) RETURNING id, channel_id),
+     c AS (INSERT INTO checkpoints (session_id, state) SELECT id, $12 FROM s),
      m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts)
-           SELECT id, $14, channel_id, $15 FROM s WHERE $14::text IS NOT NULL),
-     i AS (${insertIntentsSql('s', '$12', '$13')})
+           SELECT id, $15, channel_id, $16 FROM s WHERE $15::text IS NOT NULL),
+     i AS (${insertIntentsSql('s', '$13', '$14')})
      SELECT 1`,
     [
       ...values(session),
@@ -80,10 +84,10 @@ export async function insertRunning(db: Queryable, session: NewSession, initial:
   await db.query(
     `WITH s AS (
        INSERT INTO sessions (${COLUMNS}, status, lease_owner, lease_expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'running', $11,
-         CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12) END)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'running', $12,
+         CASE WHEN $12::text IS NULL THEN NULL ELSE now() + make_interval(secs => $13) END)
        RETURNING id)
-     INSERT INTO checkpoints (session_id, state) SELECT id, $13 FROM s`,
+     INSERT INTO checkpoints (session_id, state) SELECT id, $14 FROM s`,
     [...values(session), session.lease?.owner ?? null, session.lease?.seconds ?? 0, JSON.stringify(initial)],
   );
 }

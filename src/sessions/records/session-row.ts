@@ -1,4 +1,5 @@
 import type { FinalReport } from '../../ports/report.js';
+import type { AppliedPolicy } from '../policies/channel-policy.js';
 import type { SessionStatus } from './session-status.js';
 
 export interface SessionRow {
@@ -24,6 +25,10 @@ export interface SessionRow {
   reservedUsd: number | null;
   /** The schedule this session is a run of, if any. */
   scheduleId: string | null;
+  /** The channel policy it was admitted under, if one applied. */
+  policy: AppliedPolicy | null;
+  /** Deleted (its content gone, its Slack messages on their way out): by whom and when. */
+  deleted: { by: string; at: Date } | null;
 }
 
 /** A `sessions` row as the code reads it. */
@@ -48,6 +53,8 @@ export function toRow(r: Record<string, unknown>): SessionRow {
     finishedAt: r.finished_at as Date | null,
     reservedUsd: r.reserved_usd === null || r.reserved_usd === undefined ? null : Number(r.reserved_usd),
     scheduleId: (r.schedule_id as string | null | undefined) ?? null,
+    policy: (r.policy as AppliedPolicy | null | undefined) ?? null,
+    deleted: r.deleted_at ? { by: r.deleted_by as string, at: r.deleted_at as Date } : null,
   };
 }
 

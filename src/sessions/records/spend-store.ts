@@ -17,6 +17,8 @@ export interface Spend {
 export interface SpendScope {
   requester?: string;
   teamId?: string | null;
+  /** One channel's (its daily budget, a channel policy's). */
+  channelId?: string;
 }
 
 /**
@@ -44,21 +46,33 @@ export class SpendStore {
          WHERE (s.open OR COALESCE(s.finished_at, s.updated_at) >= since.at)
            AND ($2::text IS NULL OR s.requester = $2)
            AND ($3::text IS NULL OR s.team_id = $3)
-           AND ($4::uuid IS NULL OR s.id <> $4)),
+           AND ($4::uuid IS NULL OR s.id <> $4)
+           AND ($6::text IS NULL OR s.channel_id = $6)),
        asked AS (
          SELECT COALESCE(sum(a.cost_usd), 0) AS cost, COALESCE(sum(a.tokens), 0)::float8 AS tokens
-         FROM (SELECT created_at, asker, team_id, cost_usd, input_tokens + output_tokens AS tokens FROM report_answers
+         FROM (SELECT a.created_at, a.asker, a.team_id, a.cost_usd, a.input_tokens + a.output_tokens AS tokens,
+                      s.channel_id
+               FROM report_answers a JOIN sessions s ON s.id = a.session_id
                UNION ALL
-               SELECT created_at, requester, team_id, cost_usd, tokens FROM paid_calls) a, since
+               SELECT created_at, requester, team_id, cost_usd, tokens, channel_id FROM paid_calls) a, since
          WHERE a.created_at >= since.at
-           AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3)),
+           AND ($2::text IS NULL OR a.asker = $2) AND ($3::text IS NULL OR a.team_id = $3)
+           AND ($6::text IS NULL OR a.channel_id = $6)),
        held AS (
          SELECT COALESCE(sum(h.reserved_usd), 0) AS reserved FROM spend_holds h
          WHERE h.created_at > now() - interval '15 minutes'
-           AND ($2::text IS NULL OR h.requester = $2) AND ($3::text IS NULL OR h.team_id = $3))
+           AND ($2::text IS NULL OR h.requester = $2) AND ($3::text IS NULL OR h.team_id = $3)
+           AND ($6::text IS NULL OR h.channel_id = $6))
        SELECT r.sessions, r.unpriced, r.reserved + h.reserved AS reserved, r.cost + a.cost AS cost, r.tokens + a.tokens AS tokens
        FROM research r, asked a, held h`,
-      [period, scope.requester ?? null, scope.teamId ?? null, except ?? null, HOLDS_SPENDING],
+      [
+        period,
+        scope.requester ?? null,
+        scope.teamId ?? null,
+        except ?? null,
+        HOLDS_SPENDING,
+        scope.channelId ?? null,
+      ],
     );
     const r = rows[0];
     return {

@@ -7,6 +7,7 @@ import type { AnswerStore } from './answer-store.js';
 import type { AuditStore } from './audit-store.js';
 import type { FeedbackStore } from './feedback-store.js';
 import type { OutboxStore } from './outbox-store.js';
+import type { PolicyStore } from './policy-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionStore } from './session-store.js';
@@ -37,4 +38,6 @@ export interface Store {
   schedules: ScheduleStore;
   /** Who did what, where and at what cost (append-only). */
   audit: AuditStore;
+  /** Channel policies (who may start research where, with what). */
+  policies: PolicyStore;
 }

@@ -1,3 +1,4 @@
+import type { PolicyGate } from '../policies/policy-gate.js';
 import { questionRefusal } from '../question-refusal.js';
 import type { AuditAction, AuditEvent, RecordAudit } from '../records/audit-store.js';
 import type { OverLimit, ScheduleLimits } from '../records/schedule-limits.js';
@@ -55,6 +56,8 @@ export class ScheduleService {
       limits: ScheduleLimits;
       /** The audit trail: every schedule created, changed, paused, resumed or removed, and by whom. */
       audit?: RecordAudit;
+      /** Channel policies: whether schedules may post in a channel, and who may start research there. */
+      policies?: Pick<PolicyGate, 'decide'>;
     },
   ) {}
 
@@ -64,6 +67,9 @@ export class ScheduleService {
     if (refused) return { done: false, sentence: refused };
     const when = this.when(request.cadence, request.timeZone);
     if ('sentence' in when) return { done: false, sentence: when.sentence };
+    const where = { ...request, requester: request.owner, scheduled: true };
+    const policy = await this.deps.policies?.decide(where);
+    if (policy?.refusal) return { done: false, sentence: policy.refusal };
     const id = this.deps.newId();
     const over = await this.deps.schedules.add(
       {

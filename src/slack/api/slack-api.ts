@@ -246,6 +246,14 @@ export class SlackApi {
     return info?.profile?.display_name || info?.real_name || info?.name || user;
   }
 
+  /** Who is in a user group (usergroups.users.list), to decide a channel policy that names the group. */
+  async groupMembers(group: string): Promise<string[]> {
+    const result = await this.call('usergroups.users.list', () =>
+      this.client.usergroups.users.list({ usergroup: group }),
+    );
+    return (result as { users?: string[] }).users ?? [];
+  }
+
   private async userInfo(user: string) {
     const result = await this.call('users.info', () => this.client.users.info({ user }));
     return (result as { user?: UserInfo }).user;

@@ -73,7 +73,7 @@ export class ThreadPublisher implements SessionSurface {
     const thread = SessionThread.of(row, owned.get({ kind: 'mention' })?.ts);
     const publisher = new ThreadPublisher(deps, row, thread, owned, progress, view.startedAt, log);
     publisher.plan = view.plan;
-    publisher.given = view;
+    publisher.given = { ...view, policy: row.policy?.summary };
     if (view.phase === 'review') publisher.startsHere = 'edit';
     else if (view.phase === 'research' && !owned.has({ kind: 'progress' }) && view.reportVersion > 1)
       publisher.startsHere = 'none';

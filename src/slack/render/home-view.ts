@@ -169,6 +169,7 @@ const DONE: Record<AuditRow['action'], string> = {
   'session.cancelled': 'cancelled research',
   'session.steered': 'steered research',
   'session.plan_edited': 'edited a plan',
+  'session.deleted': 'deleted a report',
   'report.asked': 'asked a report',
   'schedule.created': 'scheduled research',
   'schedule.changed': 'changed a schedule',
@@ -176,6 +177,7 @@ const DONE: Record<AuditRow['action'], string> = {
   'schedule.resumed': 'resumed a schedule',
   'schedule.removed': 'removed a schedule',
   'file.read': 'had a file read',
+  'policy.changed': "changed a channel's research policy",
 };
 
 /** The audit trail's newest actions (admins only), newest first: who, what, where, what it cost. */

@@ -40,8 +40,11 @@ export function planReviewMessage(
   return { text: 'Research plan: start it, edit it or cancel', blocks };
 }
 
-/** What research was given besides the question: the thread's earlier messages and the files shared. */
-export type PlanContext = Pick<SessionView, 'discussionMessages' | 'files'>;
+/**
+ * What research was given besides the question (the thread's earlier
+ * messages and the files shared), and the channel policy it runs under.
+ */
+export type PlanContext = Pick<SessionView, 'discussionMessages' | 'files'> & { policy?: string };
 
 /** Under the plan: how much of the thread research reads, the files it reads, and those it does not, with why. */
 function givenNote(given?: PlanContext): ReturnType<typeof context>[] {
@@ -58,5 +61,7 @@ function givenNote(given?: PlanContext): ReturnType<typeof context>[] {
   const skipped = given?.files?.skipped ?? [];
   if (skipped.length)
     lines.push(`:warning: Not read: ${skipped.map((f) => `${safeText(f.name)} (${f.reason})`).join('; ')}.`);
+  if (given?.policy)
+    lines.push(`:scales: This channel's research policy applies: ${safeText(given.policy)}.`);
   return lines.length ? [context(lines.join('\n'))] : [];
 }

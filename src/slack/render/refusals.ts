@@ -15,3 +15,6 @@ export function tooManySessions(active: number, limit: number): string | undefin
 
 export const THREAD_BUSY =
   'Research is already under way in this thread: wait for its report, or cancel it first.';
+
+export const POLICY_CHANGED =
+  "This channel's research policy changed while your request was decided: ask again to research under the new one.";
