@@ -9,6 +9,7 @@ import type { Io } from './cli/io.js';
 import { kbIngest, kbList, kbRemove } from './cli/kb-command.js';
 import { mcpList } from './cli/mcp-command.js';
 import { outPathProblem } from './cli/out-path.js';
+import { policyCommand } from './cli/policy-command.js';
 import { scheduleCommand } from './cli/schedule-command.js';
 import { listSessions, showSession } from './cli/sessions-command.js';
 import { askFromCli, sessionActionFromCli } from './cli-research.js';
@@ -56,6 +57,10 @@ const SHORT = new Set([
   'schedule pause',
   'schedule resume',
   'schedule remove',
+  'policy list',
+  'policy show',
+  'policy set',
+  'policy clear',
 ]);
 
 /** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
@@ -233,6 +238,23 @@ export async function runCommand(
           { tz: text('tz'), json: Boolean(flags.json) },
           io,
         );
+      });
+    }
+    case 'policy list':
+    case 'policy show':
+    case 'policy set':
+    case 'policy clear': {
+      const config = loadConfig(env);
+      const logger = cliLogger(config);
+      return withStore(config, logger, use, (store) => {
+        const { policies } = composeSessions(config, logger, store, { newSessionId: randomUUID });
+        const options = {
+          team: text('team'),
+          json: Boolean(flags.json),
+          actor: `cli:${userInfo().username}`,
+          teams: () => store.policies.teams(),
+        };
+        return policyCommand(policies, spec.sub!, positionals, options, io);
       });
     }
     case 'migrate': {

@@ -123,6 +123,7 @@ export async function startApp(
     maxQuestionChars: config.slack.maxQuestionChars,
     schedules: room.schedules,
     audit: store.audit,
+    policies: room.policies,
   });
   // A person's Home shows their sessions: a session starting a run or coming to rest refreshes it.
   room.moments.onStarted((session) => home.refresh(session.requester, session.teamId));

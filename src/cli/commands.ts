@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type CommandSpec, type Flag, json, out, yes } from './command-spec.js';
+import { POLICY_COMMANDS } from './policy-command.js';
 import { SCHEDULE_COMMANDS } from './schedule-command.js';
 
 export type { CommandSpec, Flag } from './command-spec.js';
@@ -246,6 +247,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: false,
   },
   ...SCHEDULE_COMMANDS,
+  ...POLICY_COMMANDS,
 ];
 
 /** Flags every command takes (read before the command's own). */

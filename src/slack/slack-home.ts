@@ -1,11 +1,13 @@
 import type { App, BlockAction, ButtonAction, PlainTextInputAction } from '@slack/bolt';
 import type { Logger } from '../ports/logger.js';
+import type { ChannelPolicies } from '../sessions/policies/channel-policies.js';
 import type { AuditStore } from '../sessions/records/audit-store.js';
 import type { SessionStore } from '../sessions/records/session-store.js';
 import type { ReportLibrary } from '../sessions/report-library.js';
 import type { ScheduleService } from '../sessions/schedules/schedule-service.js';
 import type { SlackApi } from './api/slack-api.js';
 import type { ChannelMembers } from './channel-members.js';
+import type { AdminContent } from './render/admin-home.js';
 import { HOME, homeView, newResearchModal } from './render/home-view.js';
 import { noticeMessage } from './render/messages.js';
 import { reportLinks } from './report-links.js';
@@ -37,6 +39,8 @@ export class SlackHome {
       schedules: ScheduleService;
       /** The audit trail, whose newest actions a workspace admin's Home lists. */
       audit?: Pick<AuditStore, 'list'>;
+      /** Channel policies, which a workspace admin's Home lists with [Edit policy]. */
+      policies?: Pick<ChannelPolicies, 'list'>;
     },
   ) {}
 
@@ -79,20 +83,28 @@ export class SlackHome {
     this.refreshing.set(userId, timer);
   }
 
+  /** Best effort: a Home is published without the admins' part when Slack or the store cannot say. */
+  private async adminContent(userId: string, teamId: string): Promise<AdminContent | undefined> {
+    const { audit, policies, api, log } = this.deps;
+    if (!(audit || policies) || !(await api.isAdmin(userId).catch(() => false))) return undefined;
+    const read = <T>(what: string, from: Promise<T> | undefined) =>
+      from?.catch((err) => {
+        log.warn({ err, user: userId }, `could not read ${what} for Home`);
+        return undefined;
+      });
+    return {
+      audit: await read('the audit trail', audit?.list({ teamId, limit: AUDIT_ROWS })),
+      policies: await read('channel policies', policies?.list(teamId)),
+    };
+  }
+
   async publish(userId: string, teamId: string, query = '', page = 0): Promise<void> {
     const { api, library, members, sessions } = this.deps;
     const words = query.slice(0, QUERY_MAX);
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);
     const schedules = await this.deps.schedules.list(userId);
     const found = await library.page(words, { userId, teamId }, (c, u) => members.has(c, u), page, PAGE_SIZE);
-    // Best effort: a Home is published without the admins' list when Slack or the trail cannot say.
-    const audit =
-      this.deps.audit && (await api.isAdmin(userId).catch(() => false))
-        ? await this.deps.audit.list({ teamId, limit: AUDIT_ROWS }).catch((err) => {
-            this.deps.log.warn({ err, user: userId }, 'could not read the audit trail for Home');
-            return undefined;
-          })
-        : undefined;
+    const admin = await this.adminContent(userId, teamId);
     const links = new Map(
       await Promise.all(found.reports.map(async (r) => [r.id, await reportLinks(api, r)] as const)),
     );
@@ -105,7 +117,7 @@ export class SlackHome {
       more: found.more,
       links,
       now: new Date(),
-      ...(audit ? { audit } : {}),
+      ...(admin ? { admin } : {}),
     });
     await api.call('views.publish', () => api.client.views.publish({ user_id: userId, view }));
   }

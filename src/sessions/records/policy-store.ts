@@ -41,6 +41,15 @@ export class PolicyStore {
     return (rowCount ?? 0) > 0;
   }
 
+  /** The Slack workspaces this database knows (from its sessions and policies). */
+  async teams(): Promise<string[]> {
+    const { rows } = await this.db.query(
+      `SELECT team_id FROM sessions WHERE team_id IS NOT NULL
+       UNION SELECT team_id FROM channel_policies WHERE team_id <> '' ORDER BY 1`,
+    );
+    return rows.map((r) => r.team_id);
+  }
+
   /** Every policy of a team (null: every team), by channel. */
   async list(teamId?: string | null): Promise<StoredPolicy[]> {
     const { rows } = await this.db.query(

@@ -2,12 +2,10 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { ChannelPolicies, PolicyActor } from '../../sessions/policies/channel-policies.js';
 import { describePolicy } from '../../sessions/policies/channel-policy.js';
 import type { SlackApi } from '../api/slack-api.js';
+import { EDIT_POLICY } from '../render/admin-home.js';
 import { noticeMessage } from '../render/messages.js';
 import type { FeatureCommand, FeatureContext, SlackFeature } from '../slack-feature.js';
 import { POLICY_FORM, policyModal, readPolicyForm } from './policy-form.js';
-
-/** App Home's [Edit policy] next to a channel's policy (admins). */
-export const EDIT_POLICY = 'channel_policy_edit';
 
 const NOT_YOURS =
   "Only a workspace admin, or someone an admin named to manage this channel's research policy, can change it.";

@@ -1,10 +1,10 @@
 import type { HomeView, KnownBlock } from '@slack/types';
 import { formatDuration } from '../../ports/progress.js';
-import type { AuditRow } from '../../sessions/records/audit-store.js';
 import type { ReportMatch } from '../../sessions/records/report-search.js';
 import type { ScheduleRow } from '../../sessions/records/schedule-row.js';
 import type { SessionRow } from '../../sessions/records/session-store.js';
 import type { ReportLinks } from '../report-links.js';
+import { type AdminContent, adminBlocks } from './admin-home.js';
 import { ACTION, button, context, count, oneLine } from './messages.js';
 import { safeText } from './mrkdwn.js';
 import { scheduleStanding } from './schedule-text.js';
@@ -62,8 +62,8 @@ export interface HomeContent {
   links: Map<string, ReportLinks>;
   /** When the view is published: a running session's time so far. */
   now: Date;
-  /** For a workspace admin: the newest actions of the audit trail here. */
-  audit?: AuditRow[];
+  /** For a workspace admin: the newest actions of the audit trail here, and the channels' policies. */
+  admin?: AdminContent;
 }
 
 /** Where a running session stands, as its requester reads it. */
@@ -159,49 +159,8 @@ export function homeView(content: HomeContent): HomeView {
       : []),
   ];
   if (paging.length) blocks.push({ type: 'actions', block_id: 'home_paging', elements: paging });
-  if (content.audit) blocks.push(...auditBlocks(content.audit));
+  if (content.admin) blocks.push(...adminBlocks(content.admin));
   return { type: 'home', blocks };
-}
-
-/** What an action is called in the admins' list. */
-const DONE: Record<AuditRow['action'], string> = {
-  'session.started': 'started research',
-  'session.cancelled': 'cancelled research',
-  'session.steered': 'steered research',
-  'session.plan_edited': 'edited a plan',
-  'session.deleted': 'deleted a report',
-  'report.asked': 'asked a report',
-  'schedule.created': 'scheduled research',
-  'schedule.changed': 'changed a schedule',
-  'schedule.paused': 'paused a schedule',
-  'schedule.resumed': 'resumed a schedule',
-  'schedule.removed': 'removed a schedule',
-  'file.read': 'had a file read',
-  'policy.changed': "changed a channel's research policy",
-};
-
-/** The audit trail's newest actions (admins only), newest first: who, what, where, what it cost. */
-function auditBlocks(rows: AuditRow[]): KnownBlock[] {
-  const lines = [...rows].reverse().map((r) => {
-    const who = /^[UW][A-Z0-9]+$/.test(r.actor) ? `<@${r.actor}>` : safeText(r.actor);
-    const where = r.channelId
-      ? r.channelId.startsWith('D')
-        ? ' in a direct message'
-        : ` in <#${r.channelId}>`
-      : '';
-    const cost = r.costUsd ? ` · $${r.costUsd.toFixed(2)}` : '';
-    return `${r.at.toISOString().slice(0, 16).replace('T', ' ')} · ${who} ${DONE[r.action]}${where}${cost}`;
-  });
-  return [
-    { type: 'divider' },
-    {
-      type: 'section',
-      text: { type: 'mrkdwn', text: '*Recent actions* (admins; all of them: `deep-research audit`)' },
-    },
-    lines.length
-      ? { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }
-      : context('None yet.'),
-  ];
 }
 
 /** The person's schedules: cadence, channel, next run, runs and cost, the last result, with Pause or Resume. */
