@@ -18,6 +18,8 @@ export class RuleLlm implements Llm {
       agentsPerCycle?: number;
       /** Agents search the knowledge base for this instead of searching the web for their task. */
       internalQuery?: string;
+      /** With internalQuery: agents search the web when it is offered, the knowledge base only when not. */
+      webFirst?: boolean;
       /** Agent n searches the shared files (thread_files) for the n-th of these, when the tool is offered. */
       fileQueries?: string[];
       /** Agents call this tool (an MCP server's, say) with these arguments, when it is offered. */
@@ -92,7 +94,7 @@ export class RuleLlm implements Llm {
             ? external
             : fileQuery && offered('thread_files')
               ? ['thread_files', { queries: [fileQuery] }]
-              : this.options.internalQuery
+              : this.options.internalQuery && !(this.options.webFirst && offered('web_search'))
                 ? ['internal_search', { queries: [this.options.internalQuery] }]
                 : ['web_search', { queries: [task] }];
         if (dispatched === 0) return { tools: [search] };

@@ -140,5 +140,30 @@ export function viewSubmission(
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
+/** A modal's submission with the state Slack sends: each block's element value (`values[block][action]`). */
+export function viewSubmissionState(
+  callbackId: string,
+  privateMetadata: string,
+  user: string,
+  values: Record<string, Record<string, Record<string, unknown>>>,
+): string {
+  const payload = {
+    type: 'view_submission',
+    team: { id: 'T1', domain: 'test' },
+    user: { id: user, username: user.toLowerCase(), team_id: 'T1' },
+    api_app_id: 'A1',
+    token: 'verification-token',
+    trigger_id: `trigger.${Date.now()}`,
+    view: {
+      id: 'V1',
+      type: 'modal',
+      callback_id: callbackId,
+      private_metadata: privateMetadata,
+      state: { values },
+    },
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 export const FORM = 'application/x-www-form-urlencoded';
 export const JSON_TYPE = 'application/json';
