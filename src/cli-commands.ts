@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { auditCommand, sinceOf } from './cli/audit-command.js';
 import type { CommandSpec } from './cli/commands.js';
+import { deleteCommand } from './cli/delete-command.js';
 import { doctorCommand } from './cli/doctor-command.js';
 import { findCommand } from './cli/find-command.js';
 import type { Io } from './cli/io.js';
@@ -61,6 +62,7 @@ const SHORT = new Set([
   'policy show',
   'policy set',
   'policy clear',
+  'sessions delete',
 ]);
 
 /** Runs one parsed command (the CLI's composition: config, store, the session room); returns the exit code. */
@@ -255,6 +257,18 @@ export async function runCommand(
           teams: () => store.policies.teams(),
         };
         return policyCommand(policies, spec.sub!, positionals, options, io);
+      });
+    }
+    case 'sessions delete': {
+      const config = loadConfig(env);
+      const logger = cliLogger(config);
+      if (positionals.length > 1 || (positionals.length === 1) === Boolean(text('user')))
+        return refuse('use "deep-research sessions delete ID" or "deep-research sessions delete --user ID"');
+      return withStore(config, logger, use, (store) => {
+        const { deletion } = composeSessions(config, logger, store, { newSessionId: randomUUID });
+        const find = (prefix: string) => store.sessions.findByIdPrefix(prefix);
+        const target = { id: positionals[0], user: text('user') };
+        return deleteCommand(deletion, find, target, `cli:${userInfo().username}`, io);
       });
     }
     case 'migrate': {

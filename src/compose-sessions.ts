@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { configuredBackends } from './backends/backend-list.js';
 import { localFileFetcher } from './cli/local-files.js';
 import { engineDeps, engineSettings, modelLifecycle, withKnowledgeBase } from './compose.js';
+import { reportDeletion } from './compose-store.js';
 import type { Config } from './config/load-config.js';
 import { backendMissing, sharedAccess } from './config/requirements.js';
 import { reportQuestions } from './engine/ask/answer-report-question.js';
@@ -24,6 +25,7 @@ import { auditTrail } from './sessions/records/audit-store.js';
 import { pastRuns } from './sessions/records/past-runs.js';
 import type { Store } from './sessions/records/store.js';
 import { ReportAsking } from './sessions/report-asking.js';
+import type { ReportDeletion } from './sessions/report-deletion.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
@@ -44,6 +46,8 @@ export interface SessionsRoom {
   schedules: ScheduleService;
   /** Channel policies: read, set and cleared by admins and the people they name. */
   policies: ChannelPolicies;
+  /** Deleting reports for real (in Slack too): by their requester, an admin, or retention. */
+  deletion: ReportDeletion;
   moments: SessionMoments;
   /** What running a stored session needs (the workers' and the terminal's one runner). */
   run: SessionRunDeps & { files: GivenFileDeps };
@@ -173,6 +177,7 @@ export function composeSessions(
       },
       audit,
     }),
+    deletion: reportDeletion(config, store.db.pool, store.sessions, store.audit, logger),
     moments,
     run: {
       sessions: store.sessions,

@@ -15,6 +15,7 @@ import { slackApiFor } from './slack/api/slack-clients.js';
 import { SlackCallError } from './slack/api/slack-errors.js';
 import type { SlackRateLimits } from './slack/api/slack-rate-limits.js';
 import { ChannelMembers } from './slack/channel-members.js';
+import { deletionFeature } from './slack/deletion/slack-deletion.js';
 import { PlanReview } from './slack/plan-review.js';
 import { policiesFeature } from './slack/policies/slack-policies.js';
 import { schedulesFeature } from './slack/schedules/slack-schedules.js';
@@ -177,6 +178,13 @@ export async function startApp(
           offers: new RepeatOfferStore(store.db.pool),
         }),
         policiesFeature({ policies: room.policies, api }),
+        deletionFeature({
+          deletion: room.deletion,
+          sessions: store.sessions,
+          api,
+          cancel: async (row, by) => void (await service.cancel(row.id, by)),
+          deliver,
+        }),
         homeFeature(home, (place, question) => service.startFromCommand(place, question)),
         agentMessaging({
           sessions: store.sessions,

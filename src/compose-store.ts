@@ -1,13 +1,14 @@
 // The store's composition: the database (Postgres, or the embedded one shared with short commands), the
 // repositories over it, migrations and retention at every start, for one command or a long-running process.
 
+import type pg from 'pg';
 import { MIGRATIONS_DIR } from './compose.js';
 import type { Config } from './config/load-config.js';
 import { waitUntilReady } from './jobs/wait-until-ready.js';
-import type { Logger } from './ports/logger.js';
+import { type Logger, silentLogger } from './ports/logger.js';
 import { KnowledgeStore } from './search/knowledge/knowledge-store.js';
 import { AnswerStore } from './sessions/records/answer-store.js';
-import { AuditStore } from './sessions/records/audit-store.js';
+import { AuditStore, auditTrail } from './sessions/records/audit-store.js';
 import { FeedbackStore } from './sessions/records/feedback-store.js';
 import { OutboxStore } from './sessions/records/outbox-store.js';
 import { PolicyStore } from './sessions/records/policy-store.js';
@@ -18,6 +19,8 @@ import { SessionStore } from './sessions/records/session-store.js';
 import { SpendStore } from './sessions/records/spend-store.js';
 import type { Store } from './sessions/records/store.js';
 import { TerminalLifecycle } from './sessions/records/terminal-lifecycle.js';
+import { ReportDeletion } from './sessions/report-deletion.js';
+import { slackErase } from './slack/deletion/slack-erase.js';
 import { openDatabase } from './store/database.js';
 import {
   databaseAddress,
@@ -98,9 +101,9 @@ async function openStoreOnce(
     const sessions = new SessionStore(db.pool);
     const audit = new AuditStore(db.pool);
     // Retention at every start too (a terminal-only install has no worker to run it).
-    await applyRetention(sessions, config.database.retentionDays, {
-      store: audit,
-      days: config.database.auditRetentionDays,
+    await applyRetention(db.pool, sessions, config.database.retentionDays, {
+      deletion: reportDeletion(config, db.pool, sessions, audit, logger ?? silentLogger),
+      audit: { store: audit, days: config.database.auditRetentionDays },
     });
     db.share?.();
     const hours = config.slack.deliveryDeadlineHours;
@@ -143,4 +146,22 @@ export async function withStore(
   } finally {
     await store.db.close();
   }
+}
+
+/** Deleting reports on this database, in Slack too (the outbox sends the removals wherever Slack is set up). */
+export function reportDeletion(
+  config: Config,
+  pool: pg.Pool,
+  sessions: SessionStore,
+  audit: AuditStore,
+  logger: Logger,
+): ReportDeletion {
+  return new ReportDeletion({
+    pool,
+    sessions,
+    erase: slackErase,
+    deliveryDeadlineHours: config.slack.deliveryDeadlineHours,
+    audit: auditTrail(audit, logger),
+    log: logger,
+  });
 }

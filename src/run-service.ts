@@ -188,7 +188,7 @@ async function serveWith(
             retentionDays: config.database.retentionDays,
             auditRetentionDays: config.database.auditRetentionDays,
           };
-          const { expired } = await runMaintenance(store, rules, logger, store.terminals);
+          const { expired } = await runMaintenance(store, rules, logger, room.deletion, store.terminals);
           await delivery?.showExpired(expired);
         },
       },

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type CommandSpec, type Flag, json, out, yes } from './command-spec.js';
+import { DELETE_COMMANDS } from './delete-command.js';
 import { POLICY_COMMANDS } from './policy-command.js';
 import { SCHEDULE_COMMANDS } from './schedule-command.js';
 
@@ -248,6 +249,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   ...SCHEDULE_COMMANDS,
   ...POLICY_COMMANDS,
+  ...DELETE_COMMANDS,
 ];
 
 /** Flags every command takes (read before the command's own). */

@@ -35,7 +35,8 @@ export async function listSessions(store: SessionStore, io: Io, options: ListOpt
   io.stdout.write(`${'ID'.padEnd(8)}  ${'CREATED (UTC)'.padEnd(16)}  ${'STATUS'.padEnd(13)}  QUESTION\n`);
   for (const s of rows) {
     const when = s.createdAt.toISOString().slice(0, 16).replace('T', ' ');
-    io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${s.status.padEnd(13)}  ${oneLine(s.question, 70)}\n`);
+    const what = s.deleted ? `(deleted by ${s.deleted.by})` : oneLine(s.question, 70);
+    io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${s.status.padEnd(13)}  ${what}\n`);
   }
   return 0;
 }
@@ -121,7 +122,7 @@ function describe(
 ): string {
   const lines = [
     `Session ${s.id}`,
-    `Question: ${s.question}`,
+    s.deleted ? `Deleted by ${s.deleted.by} · ${s.deleted.at.toISOString()}` : `Question: ${s.question}`,
     `Status: ${s.status} · requested by ${s.requester} · ${s.createdAt.toISOString()}`,
   ];
   if (s.error) lines.push(`Error: ${s.error}`);

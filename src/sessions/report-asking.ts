@@ -66,6 +66,7 @@ export class ReportAsking {
     signal?: AbortSignal,
   ): Promise<Asked> {
     const report = row.report;
+    if (row.deleted) return { kind: 'refused', sentence: 'That report was deleted.' };
     if (!report) return { kind: 'refused', sentence: 'That research has no report to ask yet.' };
     // Asking a report is paid research in its channel: that channel's policy decides who may, within its budget.
     const where = { teamId: row.teamId, channelId: row.channelId, requester: asker.userId, asking: true };

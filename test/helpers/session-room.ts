@@ -20,15 +20,18 @@ import { AuditStore, auditTrail } from '../../src/sessions/records/audit-store.j
 import { FeedbackStore } from '../../src/sessions/records/feedback-store.js';
 import { OutboxStore } from '../../src/sessions/records/outbox-store.js';
 import { PolicyStore } from '../../src/sessions/records/policy-store.js';
+import { applyRetention } from '../../src/sessions/records/retention.js';
 import { ScheduleStore } from '../../src/sessions/records/schedule-store.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { SpendStore } from '../../src/sessions/records/spend-store.js';
 import type { Store } from '../../src/sessions/records/store.js';
 import { TerminalLifecycle } from '../../src/sessions/records/terminal-lifecycle.js';
+import { ReportDeletion } from '../../src/sessions/report-deletion.js';
 import { type ResearchBackends, researchBackends } from '../../src/sessions/research-backends.js';
 import type { SessionMoments } from '../../src/sessions/session-moments.js';
 import { SessionService } from '../../src/sessions/session-service.js';
+import { slackErase } from '../../src/slack/deletion/slack-erase.js';
 import type { Database } from '../../src/store/database.js';
 import { FileReadStore } from '../../src/store/file-read-store.js';
 import { SourceTextStore } from '../../src/store/source-text-store.js';
@@ -144,4 +147,21 @@ export async function agentsState(
   id: string,
 ): Promise<SessionState | null> {
   return (await store.loadCheckpoint(id)) as SessionState | null;
+}
+
+/** Deleting reports on a test database, with Slack's removals and an audit trail, as the process builds it. */
+export function testDeletion(db: Database, log: Logger = silentLogger): ReportDeletion {
+  return new ReportDeletion({
+    pool: db.pool,
+    sessions: new SessionStore(db.pool),
+    erase: slackErase,
+    deliveryDeadlineHours: 24,
+    audit: auditTrail(new AuditStore(db.pool), log),
+    log,
+  });
+}
+
+/** Retention's pass over a test database (deletes past `days`, in Slack too). */
+export function testRetention(db: Database, days: number): Promise<number> {
+  return applyRetention(db.pool, new SessionStore(db.pool), days, { deletion: testDeletion(db) });
 }

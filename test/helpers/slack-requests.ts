@@ -103,7 +103,10 @@ export function buttonClick(
         action_id: actionId,
         block_id: 'actions',
         text: { type: 'plain_text', text: 'button' },
-        value,
+        // An overflow menu's choice arrives as its selected option.
+        ...(type === 'overflow'
+          ? { selected_option: { value, text: { type: 'plain_text', text: 'option' } } }
+          : { value }),
         type,
         // Each click later than the one before, as a person's clicks are.
         action_ts: ((Date.now() + sequence) / 1000).toFixed(6),

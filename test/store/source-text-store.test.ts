@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { insertRunning } from '../../src/sessions/records/insert-session.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
-import { SessionStore } from '../../src/sessions/records/session-store.js';
 import { type Database, openDatabase } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
 import { SOURCE_TEXT_CAP, SourceTextStore } from '../../src/store/source-text-store.js';
 import { MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
+import { testRetention } from '../helpers/session-room.js';
 
 /** A database, and how to open it again as a restarted process would. */
 type Reopenable = { db: Database; reopen: () => Promise<Database>; cleanup: () => void };
@@ -98,7 +98,7 @@ describe.each([
       await again.pool.query("UPDATE sessions SET created_at = now() - interval '100 days' WHERE id = $1", [
         id,
       ]);
-      expect(await new SessionStore(again.pool).purgeSessions(90)).toBe(1);
+      expect(await testRetention(again, 90)).toBe(1);
       expect(await restarted.sizeOf(id)).toEqual({ sources: 0, chars: 0 });
       const { rows } = await again.pool.query('SELECT count(*)::int AS n FROM session_source_passages');
       expect(rows[0].n).toBe(0);

@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import type { Checkpoint, ResearchEvent, Usage } from '../../ports/research.js';
 import { emptyUsage } from '../../ports/usage.js';
+import type { Queryable } from '../../store/database.js';
 import { LeaseLostError } from './lease-lost-error.js';
 import { type SessionRow, toRow } from './session-row.js';
-import { FINISHED, RESEARCHING } from './session-status.js';
+import { RESEARCHING } from './session-status.js';
 
 /** Events worth keeping: streamed text deltas are dropped, their final text arrives in plan_done / report_done. */
 export function isStoredEvent(event: ResearchEvent): boolean {
@@ -201,21 +202,7 @@ export class SessionStore {
   }
 
   async slackMessages(id: string): Promise<Map<string, SlackMessageRef>> {
-    const { rows } = await this.pool.query(
-      'SELECT role, channel_id, ts, file_id, streaming FROM slack_messages WHERE session_id = $1',
-      [id],
-    );
-    return new Map(
-      rows.map((r) => [
-        r.role as string,
-        {
-          channelId: r.channel_id,
-          ts: r.ts ?? undefined,
-          fileId: r.file_id ?? undefined,
-          ...(r.streaming ? { streaming: true } : {}),
-        },
-      ]),
-    );
+    return slackMessagesOf(this.pool, id);
   }
 
   /** True the first time a key is seen: Slack retries and double clicks arrive as repeats. */
@@ -239,18 +226,28 @@ export class SessionStore {
     );
     return rowCount ?? 0;
   }
-
-  /** Removes finished sessions (and, by cascade, everything they own) older than the retention period. */
-  async purgeSessions(olderThanDays: number): Promise<number> {
-    const { rowCount } = await this.pool.query(
-      'DELETE FROM sessions WHERE created_at < now() - make_interval(days => $1) AND status = ANY($2::text[])',
-      [olderThanDays, FINISHED],
-    );
-    return rowCount ?? 0;
-  }
 }
 
 /** Checkpoints written before they recorded their backend were all written by the agents. */
 function storedCheckpoint(stored: Record<string, unknown>): Checkpoint {
   return { ...stored, backend: stored.backend ?? 'agents' } as Checkpoint;
+}
+
+/** What a session owns in Slack, by role (on the pool, or inside a transaction). */
+export async function slackMessagesOf(db: Queryable, id: string): Promise<Map<string, SlackMessageRef>> {
+  const { rows } = await db.query(
+    'SELECT role, channel_id, ts, file_id, streaming FROM slack_messages WHERE session_id = $1',
+    [id],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.role as string,
+      {
+        channelId: r.channel_id,
+        ts: r.ts ?? undefined,
+        fileId: r.file_id ?? undefined,
+        ...(r.streaming ? { streaming: true } : {}),
+      },
+    ]),
+  );
 }

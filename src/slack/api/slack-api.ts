@@ -96,6 +96,13 @@ export class SlackApi {
     );
   }
 
+  /** One of the app's own files (a deleted report's report.md); already gone is done. */
+  async deleteFile(file: string): Promise<void> {
+    await this.harmless(['file_not_found', 'file_deleted'], () =>
+      this.call('files.delete', () => this.client.files.delete({ file })),
+    );
+  }
+
   async ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void> {
     await this.call('chat.postEphemeral', () =>
       this.client.chat.postEphemeral({

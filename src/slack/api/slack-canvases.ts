@@ -1,4 +1,5 @@
 import type { SlackApi } from './slack-api.js';
+import { SlackCallError } from './slack-errors.js';
 
 // The report as a canvas (canvases:write). Canvases are files: their ids are file ids.
 
@@ -28,6 +29,11 @@ export async function shareCanvas(
   );
 }
 
+/** Deletes one of the app's canvases; one already gone is done (a retried removal changes nothing). */
 export async function deleteCanvas(api: SlackApi, canvasId: string): Promise<void> {
-  await api.call('canvases.delete', () => api.client.canvases.delete({ canvas_id: canvasId }));
+  try {
+    await api.call('canvases.delete', () => api.client.canvases.delete({ canvas_id: canvasId }));
+  } catch (error) {
+    if (!(error instanceof SlackCallError && error.code === 'canvas_not_found')) throw error;
+  }
 }

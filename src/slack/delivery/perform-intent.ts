@@ -8,6 +8,7 @@ import { startStream, stopStream } from '../api/slack-streams.js';
 import type { SlackMessage } from '../render/messages.js';
 import type {
   CanvasPayload,
+  DeletePayload,
   PostPayload,
   ReactPayload,
   UpdatePayload,
@@ -133,9 +134,14 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
         ctx.fellBack('an agent session status; the thread goes on without one', error.code);
       }
       return undefined;
-    case 'delete':
-      await ctx.api.remove(channel, (row.payload as { ts: string }).ts);
+    case 'delete': {
+      // Each is harmless when already gone: a retried removal changes nothing.
+      const gone = row.payload as DeletePayload;
+      if ('canvas' in gone) await deleteCanvas(ctx.api, gone.canvas);
+      else if ('file' in gone) await ctx.api.deleteFile(gone.file);
+      else await ctx.api.remove(channel, gone.ts);
       return undefined;
+    }
     case 'react':
     case 'unreact': {
       const { name, ts } = row.payload as ReactPayload;

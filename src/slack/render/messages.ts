@@ -1,8 +1,6 @@
 import type { KnownBlock } from '@slack/web-api';
 import { describeActivity, formatDuration, type Progress } from '../../ports/progress.js';
-import type { FinalReport } from '../../ports/report.js';
-import { domainOf, sourceLabel } from '../../ports/report-markdown.js';
-import { modelMrkdwn, mrkdwnLink, safeSentence, safeText } from './mrkdwn.js';
+import { modelMrkdwn, safeSentence, safeText } from './mrkdwn.js';
 import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
 
 /** A message as chat.postMessage / chat.update take it: blocks, and the notification text Slack requires. */
@@ -23,6 +21,8 @@ export const ACTION = {
   reuseAsk: 'reuse_ask',
   reuseResearch: 'reuse_research',
   feedback: 'research_feedback',
+  /** The report's menu: [Delete report…], confirmed in Slack first. */
+  deleteReport: 'research_delete',
 } as const;
 
 /** The end of a session as the thread shows it. */
@@ -195,77 +195,6 @@ export function progressMessage(
   const blocks = sections([header, ...lines].join('\n'));
   if (!ending) blocks.push(cancelActions(sessionId));
   return { text: header.replace(/:[a-z_]+: /, ''), blocks };
-}
-
-/** The report as as many messages as it needs, split at section and paragraph boundaries, citations linked. */
-export function reportMessages(report: FinalReport): SlackMessage[] {
-  const mrkdwn = modelMrkdwn(report.markdown, report.sources);
-  const parts = splitMrkdwn(mrkdwn);
-  return parts.map((part, i) => ({
-    text: parts.length > 1 ? `Research report (part ${i + 1} of ${parts.length})` : 'Research report',
-    blocks: part.map(section),
-  }));
-}
-
-/**
- * The numbered cited sources and the usage footer, closing with the feedback
- * buttons; long lists continue in further messages.
- */
-export function sourcesMessages(report: FinalReport, footer: string, sessionId: string): SlackMessage[] {
-  const lines = report.sources.map((s) => {
-    const { title, detail } = sourceLabel(s);
-    const name = s.url
-      ? mrkdwnLink(s.url, `[${s.n}] ${oneLine(title, 150)}`)
-      : `[${s.n}] ${safeText(oneLine(title, 150))}`;
-    const where = s.url ? [domainOf(s.url), s.publishedAt?.slice(0, 10)].filter(Boolean).join(', ') : detail;
-    return `${name}${where ? `, ${safeText(where)}` : ''}`;
-  });
-  const body = lines.length ? `*Sources*\n${lines.join('\n')}` : '*Sources*\n_No sources were cited._';
-  const parts = splitMrkdwn(body);
-  return parts.map((part, i) => {
-    const blocks = part.map(section);
-    if (i === parts.length - 1)
-      blocks.push(context(`_${safeText(footer)}_`), moreActions(sessionId), feedbackBlock(sessionId));
-    return { text: i === 0 ? 'Sources' : 'Sources (continued)', blocks };
-  });
-}
-
-/** [Research more]: continues this research for a new version of the report; [Repeat…]: schedules it. */
-export function moreActions(sessionId: string): KnownBlock {
-  return {
-    type: 'actions',
-    block_id: 'report_actions',
-    elements: [
-      button('Research more', ACTION.researchMore, sessionId),
-      button('Repeat…', ACTION.repeat, sessionId),
-    ],
-  };
-}
-
-/** Good / not good, for the report; the value carries the verdict and the session. */
-export function feedbackBlock(sessionId: string): KnownBlock {
-  const button = (text: string, verdict: 'good' | 'bad', label: string) => ({
-    text: { type: 'plain_text' as const, text },
-    value: `${verdict}:${sessionId}`,
-    accessibility_label: label,
-  });
-  return {
-    type: 'context_actions',
-    elements: [
-      {
-        type: 'feedback_buttons',
-        action_id: ACTION.feedback,
-        positive_button: button('Good report', 'good', 'This report was useful'),
-        negative_button: button('Not good', 'bad', 'This report was not useful'),
-      },
-    ],
-  };
-}
-
-/** A reader's click on the feedback buttons, or null for a value we did not build. */
-export function parseFeedback(value: string): { value: 'good' | 'bad'; sessionId: string } | null {
-  const match = /^(good|bad):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(value);
-  return match ? { value: match[1] as 'good' | 'bad', sessionId: match[2]! } : null;
 }
 
 /** A plain sentence in the thread: failures, queue position, notices. */

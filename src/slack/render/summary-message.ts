@@ -1,18 +1,9 @@
 import type { FinalReport } from '../../ports/report.js';
 import { confinedReport } from '../../ports/report-markdown.js';
 import { reportSummary } from '../../sessions/report-summary.js';
-import {
-  context,
-  count,
-  feedbackBlock,
-  moreActions,
-  oneLine,
-  reportLink,
-  type SlackMessage,
-  section,
-  sections,
-} from './messages.js';
+import { context, count, oneLine, reportLink, type SlackMessage, section, sections } from './messages.js';
 import { modelMrkdwn, safeText } from './mrkdwn.js';
+import { feedbackBlock, moreActions } from './report-messages.js';
 
 /**
  * The report's short answer for the thread: its summary section with

@@ -1,7 +1,8 @@
 import type { FinalReport, ReportChanges } from '../../ports/report.js';
 import { day } from '../../sessions/schedules/what-changed.js';
-import { context, count, feedbackBlock, reportLink, type SlackMessage, section } from './messages.js';
+import { context, count, reportLink, type SlackMessage, section } from './messages.js';
 import { safeText } from './mrkdwn.js';
+import { feedbackBlock } from './report-messages.js';
 
 /**
  * A scheduled run that found nothing material changed: one short message

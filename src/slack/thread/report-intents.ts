@@ -3,7 +3,7 @@ import type { FinalReport } from '../../ports/report.js';
 import { reportDocument } from '../../ports/report-markdown.js';
 import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
 import { canvasDocument } from '../render/canvas-markdown.js';
-import { reportMessages, sourcesMessages } from '../render/messages.js';
+import { reportMessages, sourcesMessages } from '../render/report-messages.js';
 import { summaryMessage } from '../render/summary-message.js';
 import type { SessionThread } from './session-thread.js';
 

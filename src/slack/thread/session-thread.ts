@@ -1,4 +1,5 @@
 import type { OutboxIntent } from '../../sessions/records/outbox-intent.js';
+import type { SlackMessageRef } from '../../sessions/records/session-store.js';
 import type { AgentStatus, AgentStatusPayload } from '../api/slack-agents.js';
 import type { SlackMessage } from '../render/messages.js';
 import type { StreamChunk } from '../render/progress-chunks.js';
@@ -24,6 +25,8 @@ export type StreamStart = { chunks: StreamChunk[]; recipient?: { user: string; t
  */
 export type UpdatePayload = { message: SlackMessage; ts?: string; stop?: StreamChunk[] };
 export type ReactPayload = { name: string; ts: string };
+/** What a deleted session removes: one of its messages, its report file, or its canvas. */
+export type DeletePayload = { ts: string } | { file: string } | { canvas: string };
 export type UploadPayload = { filename: string; title: string; content: string };
 /** `required`: REPORT_FORMAT=canvas, so a refusal is the operator's to fix, not only a fallback. */
 export type CanvasPayload = { title: string; markdown: string; required?: boolean };
@@ -94,6 +97,31 @@ export class SessionThread {
   finishOpener(root: SlackMessage, outcome: keyof typeof OUTCOME_REACTION): OutboxIntent[] {
     if (!this.place.mentionTs) return [this.edit({ kind: 'root' }, root)];
     return [this.unreact('eyes'), this.react(OUTCOME_REACTION[outcome])];
+  }
+
+  /**
+   * A deleted session: every message it owns goes (wherever it landed, a DM
+   * too), its canvas and report file are deleted, and the root says who
+   * deleted it (a mention's thread, whose root is the person's, gets a notice).
+   */
+  erase(owned: Map<string, SlackMessageRef>, deleted: SlackMessage): OutboxIntent[] {
+    const intents: OutboxIntent[] = [];
+    const remove = (role: string, where: string, payload: DeletePayload) =>
+      intents.push({ ...this.intent('delete', role, `erase:${role}`, payload), channelId: where });
+    for (const [role, ref] of owned) {
+      if (role === 'mention' || role === 'root' || role === 'notice:deleted') continue;
+      if (role === 'canvas' && ref.fileId) remove(role, ref.channelId, { canvas: ref.fileId });
+      else if (role === 'file' && ref.fileId) remove(role, ref.channelId, { file: ref.fileId });
+      else if (ref.ts) remove(role, ref.channelId, { ts: ref.ts });
+    }
+    const root = owned.get('root');
+    if (root?.ts)
+      intents.push({
+        ...this.intent('update', 'root', 'erase:root', { message: deleted, ts: root.ts }),
+        channelId: root.channelId,
+      });
+    else if (this.place.threadTs) intents.push(this.notice('deleted', deleted));
+    return intents;
   }
 
   react(name: string): OutboxIntent {

@@ -22,7 +22,7 @@ export type ThreadRole =
   /** A reader's question about the finished report, answered (the answer's id in the store). */
   | { kind: 'answer'; id: number };
 
-export type NoticeName = 'queued' | 'cancelled' | 'failed' | 'fallback';
+export type NoticeName = 'queued' | 'cancelled' | 'failed' | 'fallback' | 'deleted';
 
 /** The role's name as stored (slack_messages.role, slack_outbox.role). */
 export function roleKey(role: ThreadRole): string {
@@ -40,7 +40,7 @@ export function roleKey(role: ThreadRole): string {
 }
 
 const SIMPLE = new Set(['root', 'mention', 'clarify', 'plan', 'progress', 'file', 'canvas', 'summary']);
-const NOTICES = new Set<string>(['queued', 'cancelled', 'failed', 'fallback']);
+const NOTICES = new Set<string>(['queued', 'cancelled', 'failed', 'fallback', 'deleted']);
 
 export function parseRole(key: string): ThreadRole {
   const [kind, arg] = key.split(':');

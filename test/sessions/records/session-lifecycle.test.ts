@@ -9,6 +9,7 @@ import { type SessionStatus, TRANSITIONS } from '../../../src/sessions/records/s
 import { SessionStore } from '../../../src/sessions/records/session-store.js';
 import type { Database } from '../../../src/store/database.js';
 import { realPostgres } from '../../helpers/postgres.js';
+import { testDeletion } from '../../helpers/session-room.js';
 import { insertSession } from '../../helpers/sessions.js';
 
 let db: Database;
@@ -113,9 +114,10 @@ describe('the session lifecycle', () => {
       stale,
     ]);
     await runMaintenance(
-      { sessions: store, lifecycle },
+      { db, sessions: store, lifecycle },
       { clarifyTimeoutHours: 24, retentionDays: 90 },
       silentLogger,
+      testDeletion(db),
     );
     expect(await statusOf(stale)).toBe('expired');
     expect(await statusOf(fresh)).toBe('clarifying');

@@ -9,6 +9,7 @@ import { ScriptedLlm } from '../../fakes/scripted-llm.js';
 import { harness, run, testSettings } from '../../helpers/engine-harness.js';
 import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
 import { corpusTools, standardScript } from '../../helpers/scenario.js';
+import { testRetention } from '../../helpers/session-room.js';
 import { insertSession, type TestSession } from '../../helpers/sessions.js';
 
 describe.each([
@@ -144,7 +145,7 @@ describe.each([
     await db.pool.query("UPDATE sessions SET created_at = now() - interval '100 days' WHERE id = ANY($1)", [
       [old.id, running.id],
     ]);
-    await store.purgeSessions(90);
+    await testRetention(db, 90);
     expect(await store.get(old.id)).toBeNull();
     expect(await store.get(running.id)).not.toBeNull();
   });

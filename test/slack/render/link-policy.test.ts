@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FinalReport } from '../../../src/engine/session-state.js';
 import { reportDocument } from '../../../src/ports/report-markdown.js';
 import { canvasDocument } from '../../../src/slack/render/canvas-markdown.js';
-import { reportMessages } from '../../../src/slack/render/messages.js';
 import { planMessage } from '../../../src/slack/render/plan-message.js';
+import { reportMessages } from '../../../src/slack/render/report-messages.js';
 import { summaryMessage } from '../../../src/slack/render/summary-message.js';
 
 const SOURCE = 'https://example.com/page';
