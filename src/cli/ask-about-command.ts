@@ -25,6 +25,10 @@ export async function askAboutCommand(
   }
   const row = await sessionById(deps.sessions, id, io);
   if (!row) return 2;
+  if (row.deleted) {
+    io.stderr.write(`error: session ${row.id.slice(0, 8)}'s report was deleted (by ${row.deleted.by}).\n`);
+    return 1;
+  }
   if (!ReportAsking.canAsk(row)) {
     io.stderr.write(
       `error: session ${row.id.slice(0, 8)} has no finished report to ask (it is ${row.status}).\n`,

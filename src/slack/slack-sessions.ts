@@ -124,7 +124,8 @@ export class SlackSessions {
         threadTs,
         question,
         turn: (latest?.turn ?? 0) + 1,
-        previousResearch: latest ? previousResearch(latest) : undefined,
+        // A deleted research is nothing to go on from.
+        previousResearch: latest && !latest.deleted ? previousResearch(latest) : undefined,
         ...context,
         role: 'mention',
         roleTs: message.ts,
