@@ -23,6 +23,8 @@ export function policiesFeature(deps: { policies: ChannelPolicies; api: SlackApi
 
   async function settings(c: FeatureCommand): Promise<string | undefined> {
     const place = { teamId: c.teamId, channelId: c.channelId };
+    if (c.channelId.startsWith('D'))
+      return 'Research policies are set per channel: say `/research settings` in the channel whose research you want to set.';
     if (c.rest === 'clear') {
       const cleared = await policies.change(actor(c.userId), place, null);
       return cleared.done

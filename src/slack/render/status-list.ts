@@ -9,6 +9,8 @@ export const USAGE = [
   "• `/research usage` shows the tokens and cost of your research and this workspace's, today and this month.",
   '• `/research find <words>` finds earlier reports you may see.',
   '• `/research every <cadence> <question>` researches it again on a cadence in this channel (`every weekdays at 9:00 …`, `every monday at 8am …`); `/research schedules` lists them, to pause, resume, change or remove.',
+  "• `/research settings` shows this channel's research policy (who may start research, its sources and budgets); workspace admins change it there.",
+  '• `/research delete ID` deletes one of your reports (its messages, canvas and file too).',
   '• `/research kb add` (knowledge base admins, in a direct message with me) adds the files you just shared there to the team knowledge base; `/research kb list` shows what it holds.',
   '• `/research help` shows this message.',
 ].join('\n');
@@ -17,7 +19,7 @@ export const USAGE = [
 export function statusList(active: SessionRow[], recent: SessionRow[], teamDomain: string): string {
   if (active.length === 0 && recent.length === 0) return `You have no research yet.\n\n${USAGE}`;
   const line = (s: SessionRow) => {
-    const title = safeText(s.question.replace(/\s+/g, ' ').slice(0, 80));
+    const title = s.deleted ? '(deleted)' : safeText(s.question.replace(/\s+/g, ' ').slice(0, 80));
     const link =
       s.channelId && s.threadTs
         ? `<https://${teamDomain}.slack.com/archives/${s.channelId}/p${s.threadTs.replace('.', '')}|${title}>`
