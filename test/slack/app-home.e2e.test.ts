@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
+import { io } from '../helpers/io.js';
 import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
 import { eventCallback, FORM, JSON_TYPE, signedPost, viewSubmission } from '../helpers/slack-requests.js';
 
@@ -126,9 +128,12 @@ describe('the Home tab', () => {
     await eventually(() => h!.slack.agents.changes('C1', ts).at(-1) === 'closed', 10_000, 'closed');
     expect(h.logs.filter((l) => l.level === 'error')).toEqual([]);
 
-    // A workspace admin's Home lists the newest actions of the audit trail; a member's does not.
+    // A workspace admin's Home lists the channels' policies and the newest actions of the audit trail; a member's does not.
     expect(home()).not.toContain('Recent actions');
     h.slack.admins.add('UADM');
+    expect(await runCli(['policy', 'set', 'C1', '{"dailyBudgetUsd":5}', '--team', 'T1'], h.env, io())).toBe(
+      0,
+    );
     await signedPost(
       app.url,
       eventCallback({
@@ -145,6 +150,15 @@ describe('the Home tab', () => {
     // Newest first.
     expect(admin()).toMatch(/<@UANN> cancelled research in <#C1>\\n[^"]*<@UANN> started research in <#C1>/);
     expect(admin()).not.toContain('How do tides work?');
+    expect(admin()).toContain('<#C1>: $5.00 a day');
+    // [Edit policy] opens the channel's form for an admin, and nothing for anyone else.
+    await signedPost(app.url, homeAction('channel_policy_edit', 'UANN', 'C1', 'button'), FORM);
+    await signedPost(app.url, homeAction('channel_policy_edit', 'UADM', 'C1', 'button'), FORM);
+    const form = await eventually(() =>
+      h!.slack.views.find((v) => v.view.callback_id === 'channel_policy_form'),
+    );
+    expect(JSON.parse(String(form.view.private_metadata))).toEqual({ channelId: 'C1' });
+    expect(h.slack.views.filter((v) => v.view.callback_id === 'channel_policy_form')).toHaveLength(1);
   }, 120_000);
 
   it('starts a research from New research, in a direct message, and shows it in Home when it settles', async () => {
