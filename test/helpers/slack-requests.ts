@@ -123,24 +123,9 @@ export function viewSubmission(
   user: string,
   input: { block: string; action: string; value: string },
 ): string {
-  const payload = {
-    type: 'view_submission',
-    team: { id: 'T1', domain: 'test' },
-    user: { id: user, username: user.toLowerCase(), team_id: 'T1' },
-    api_app_id: 'A1',
-    token: 'verification-token',
-    trigger_id: `trigger.${Date.now()}`,
-    view: {
-      id: 'V1',
-      type: 'modal',
-      callback_id: callbackId,
-      private_metadata: privateMetadata,
-      state: {
-        values: { [input.block]: { [input.action]: { type: 'plain_text_input', value: input.value } } },
-      },
-    },
-  };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return viewSubmissionState(callbackId, privateMetadata, user, {
+    [input.block]: { [input.action]: { type: 'plain_text_input', value: input.value } },
+  });
 }
 
 /** A modal's submission with the state Slack sends: each block's element value (`values[block][action]`). */

@@ -122,6 +122,44 @@ describe('deleting a report (real Postgres)', () => {
     ]);
   });
 
+  it('removes in turn a write that was on its way to Slack when the report was deleted', async () => {
+    const id = await finished('ULATE', 'C5');
+    const outbox = new OutboxStore(db.pool, 24);
+    await outbox.add(id, [
+      {
+        key: 'post:answer:9',
+        op: 'post',
+        role: 'answer:9',
+        channelId: 'C5',
+        threadTs: '1700.1',
+        payload: {},
+      },
+      {
+        key: 'post:answer:10',
+        op: 'post',
+        role: 'answer:10',
+        channelId: 'C5',
+        threadTs: '1700.1',
+        payload: {},
+      },
+    ]);
+    const [onItsWay] = await outbox.forSession(id);
+    expect(await outbox.claim(onItsWay!.id, 'worker-1', 60_000)).not.toBeNull();
+    expect((await testDeletion(db).delete(id, person('ULATE'))).kind).toBe('deleted');
+    // The write not yet taken is gone; the one on its way stays, and when it lands it is removed.
+    const left = await outbox.forSession(id);
+    expect(left.map((o) => o.key)).toContain('post:answer:9');
+    expect(left.map((o) => o.key)).not.toContain('post:answer:10');
+    await outbox.sent(onItsWay!, { channelId: 'C5', ts: '1700.9' });
+    const late = (await outbox.forSession(id)).find((o) => o.key === 'erase:late:answer:9');
+    expect(late).toMatchObject({
+      op: 'delete',
+      channelId: 'C5',
+      payload: { ts: '1700.9' },
+      state: 'pending',
+    });
+  });
+
   it('refuses while research runs, deletes all of a leaver’s for an admin, and retention deletes in Slack too', async () => {
     const running = await insertSession(db.pool, { requester: 'ULEAVER', status: 'running' });
     expect((await testDeletion(db).delete(running, admin)).kind).toBe('unfinished');

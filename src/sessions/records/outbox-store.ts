@@ -83,7 +83,8 @@ export class OutboxStore {
    * Slack took it: the intent is sent (unless its content was replaced
    * meanwhile) and where the message is, by role, in the same statement; a
    * root posted in its session's channel before the thread existed (a
-   * scheduled run's) makes the thread.
+   * scheduled run's) makes the thread. A write that was on its way when its
+   * session was deleted is removed in turn (its removal recorded here).
    */
   async sent(row: OutboxRow, where?: SlackMessageRef): Promise<void> {
     await this.pool.query(
@@ -94,6 +95,15 @@ export class OutboxStore {
        , m AS (INSERT INTO slack_messages (session_id, role, channel_id, ts, file_id, streaming)
        SELECT session_id, role, $3, $4, $5, $6 FROM o WHERE $3::text IS NOT NULL
        ON CONFLICT (session_id, role) DO UPDATE SET channel_id = $3, ts = $4, file_id = $5, streaming = $6)
+       , late AS (INSERT INTO slack_outbox (session_id, key, op, role, channel_id, payload, deadline_at)
+         SELECT o.session_id, 'erase:late:' || o.role, 'delete', o.role, $3,
+           CASE WHEN o.role = 'canvas' THEN jsonb_build_object('canvas', $5::text)
+                WHEN $4::text IS NULL THEN jsonb_build_object('file', $5::text)
+                ELSE jsonb_build_object('ts', $4::text) END,
+           now() + make_interval(secs => $7::float8 * 3600)
+         FROM o JOIN sessions d ON d.id = o.session_id
+         WHERE d.deleted_at IS NOT NULL AND $3::text IS NOT NULL AND o.role NOT IN ('root', 'mention')
+         ON CONFLICT (session_id, key) DO NOTHING)
        UPDATE sessions s SET thread_ts = $4, updated_at = now() FROM o
        WHERE s.id = o.session_id AND o.role = 'root' AND s.thread_ts IS NULL AND s.channel_id = $3
          AND $4::text IS NOT NULL`,
@@ -104,6 +114,7 @@ export class OutboxStore {
         where?.ts ?? null,
         where?.fileId ?? null,
         Boolean(where?.streaming),
+        this.deliveryDeadlineHours,
       ],
     );
   }

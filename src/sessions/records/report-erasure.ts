@@ -53,8 +53,12 @@ export async function eraseSession(
         `DELETE FROM ${table} WHERE ${table === 'reuse_offers' ? 'earlier_session' : 'session_id'} = $1`,
         [id],
       );
-    // Writes not yet sent would show it again; the removals below replace them.
-    await db.query(`DELETE FROM slack_outbox WHERE session_id = $1 AND state = 'pending'`, [id]);
+    // Writes not yet sent would show it again: they go. One on its way now is removed when it lands (OutboxStore.sent).
+    await db.query(
+      `DELETE FROM slack_outbox WHERE session_id = $1 AND state = 'pending'
+         AND (claim_expires_at IS NULL OR claim_expires_at < now())`,
+      [id],
+    );
     await db.query(
       `UPDATE sessions SET question = '', plan = NULL, error = NULL, delivery_note = NULL,
          cost_usd = COALESCE(cost_usd, (report->>'costUsd')::float8), report = NULL,
