@@ -91,7 +91,7 @@ describe('the command line, before anything runs', () => {
         expect(help.out, `${spec.name} --${flag}`).toContain(`--${flag}`);
     }
     expect((await run(['sessions', 'frobnicate'], {})).err).toBe(
-      'error: use "deep-research sessions list [--limit N] [--status STATUS] [--json]", "deep-research sessions show ID [--json] [--out FILE]".\n',
+      'error: use "deep-research sessions list [--limit N] [--status STATUS] [--json]", "deep-research sessions show ID [--json] [--out FILE]", "deep-research sessions delete ID".\n',
     );
     expect((await run(['sessions', 'list', '--limit', 'many'], {})).err).toBe(
       'error: --limit must be a whole number of at least 1 (got "many").\n',
