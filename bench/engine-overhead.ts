@@ -36,6 +36,7 @@ function settings(agents: number): EngineSettings {
     // The checks add model calls of their own (bench/citations.ts measures the claim check).
     citationCheck: { mode: 'off', timeMs: 60_000, tokens: 60_000 },
     coverageCheck: false,
+    charts: false,
     prices: { models: {}, searchPer1k: 0 },
   };
 }

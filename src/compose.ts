@@ -45,6 +45,7 @@ export function engineSettings(config: Config): EngineSettings {
     ...config.limits,
     citationCheck: config.checks.citations,
     coverageCheck: config.checks.coverage,
+    charts: config.checks.charts,
     llmTimeoutMs: config.openai.timeoutMs,
     prices: config.prices,
     modelServer: urlWithoutSecrets(config.openai.baseURL ?? 'https://api.openai.com/v1'),

@@ -56,7 +56,7 @@ export interface Config {
     toolTimeoutMs: number;
     reportInputTokens: number;
   };
-  checks: { citations: CitationCheckSettings; coverage: boolean };
+  checks: { citations: CitationCheckSettings; coverage: boolean; charts: boolean };
   search: SearchSettings;
   database: {
     url?: string;

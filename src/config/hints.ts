@@ -7,6 +7,7 @@ export const HINTS: Readonly<Record<string, string>> = {
   MAX_PARALLEL_AGENTS: 'set it to a whole number from 1 to 10',
   CITATION_CHECK: 'set it to model, lexical or off',
   COVERAGE_CHECK: 'set it to true or false',
+  REPORT_CHARTS: 'set it to true or false',
   SEARCH_PROVIDER: 'set it to tavily, brave, exa, searxng or none',
   SEARXNG_URL: 'set it to the base URL of your SearXNG instance, e.g. http://searxng:8080',
   ALLOW_PRIVATE_URLS: 'set it to true or false',

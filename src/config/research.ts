@@ -24,6 +24,8 @@ export const RESEARCH_FIELDS = {
   CITATION_CHECK_TOKENS: positiveInt.default(60_000),
   // Before the report: the findings checked against the plan; a thin step earns one more cycle.
   COVERAGE_CHECK: flag.default(true),
+  // After the check: the report's cited figures drawn as charts (one short model call, only with three or more).
+  REPORT_CHARTS: flag.default(true),
 };
 
 /** The backend that researches new sessions, as the list has it. */
@@ -54,6 +56,7 @@ export function readResearch(
         tokens: e.CITATION_CHECK_TOKENS,
       },
       coverage: e.COVERAGE_CHECK,
+      charts: e.REPORT_CHARTS,
     },
   };
 }

@@ -30,6 +30,8 @@ export interface EngineSettings {
   citationCheck: CitationCheckSettings;
   /** Before the report, the findings are checked against the plan's steps (one more cycle for a thin step). */
   coverageCheck: boolean;
+  /** After the claim check, the report's cited figures become charts (see charts/report-charts.ts). */
+  charts: boolean;
   /** Where the models are served (no credentials), for naming it when its answers are unusable. */
   modelServer?: string;
 }

@@ -67,6 +67,8 @@ export type LlmPurpose =
   | 'report_question'
   /** Whether a new question asks what an earlier report answers (before it is offered for reuse). */
   | 'same_question'
+  /** The series and comparisons of a finished report's cited figures, as charts. */
+  | 'report_charts'
   /** The few tokens `deep-research doctor` spends to learn which API the server serves a model on. */
   | 'api_check';
 

@@ -45,6 +45,7 @@ export const PROMPT_CATALOG = {
   'task-instructions-request': ['request', 'task', 'dependency_findings', 'requester_notes'],
   'citation-check': ['answer_schema'],
   'citation-terms': ['answer_schema'],
+  'report-charts': ['answer_schema'],
   'coverage-check': ['research_plan', 'answer_schema'],
   'coverage-gap': ['gaps'],
   'report-question': ['current_date', 'answer_schema'],

@@ -69,6 +69,22 @@ export interface FinalReport {
   citationCheck?: CitationCheck;
   /** A scheduled run after the first: what changed since the earlier run (its section opens the markdown). */
   changes?: ReportChanges;
+  /** The report's cited figures as charts (at most two; each point's source number is the report's). */
+  charts?: ReportChart[];
+}
+
+/**
+ * A series or comparison of one measure the report states, each point with
+ * the source the report cites for it; a point whose figure is not in that
+ * source (or not in the report citing it) was dropped, and `dropped` says how many.
+ */
+export interface ReportChart {
+  title: string;
+  kind: 'bar' | 'line';
+  measure: string;
+  unit: string;
+  points: { label: string; value: number; source: number }[];
+  dropped: number;
 }
 
 /** A source named in a change: by its title and address (a gone source is not in the new report's list). */

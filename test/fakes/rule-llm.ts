@@ -40,6 +40,14 @@ export class RuleLlm implements Llm {
       sameQuestion?: (earlier: string, asked: string) => boolean;
       /** Input tokens every answer reports as served from the prompt cache (of 50). */
       cachedInputTokens?: number;
+      /** The charts the model proposes for a report (none by default). */
+      charts?: {
+        title: string;
+        kind: 'bar' | 'line';
+        measure: string;
+        unit: string;
+        points: { label: string; value: number; source: number }[];
+      }[];
     } = {},
   ) {}
 
@@ -116,6 +124,8 @@ export class RuleLlm implements Llm {
           [];
         return { text: JSON.stringify({ same: this.options.sameQuestion?.(earlier, asked) ?? true }) };
       }
+      case 'report_charts':
+        return { text: JSON.stringify({ charts: this.options.charts ?? [] }) };
       case 'coverage_check':
         return { text: JSON.stringify({ steps: this.options.thinSteps ?? [] }) };
       case 'agent_report': {

@@ -33,6 +33,7 @@ export function testSettings(overrides: Partial<EngineSettings> = {}): EngineSet
     // Scripted conversations here are about other steps; the checks' own tests turn them on.
     citationCheck: { mode: 'off', timeMs: 60_000, tokens: 60_000 },
     coverageCheck: false,
+    charts: false,
     prices: { models: { 'test-model': { input: 1, output: 2 } }, searchPer1k: 0 },
     ...overrides,
   };

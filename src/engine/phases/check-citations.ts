@@ -10,10 +10,11 @@ import {
 import { judgeClaims, pairsWithin, type Verdict } from '../citations/claim-judge.js';
 import { type ClaimUnit, claimUnits } from '../citations/claim-units.js';
 import { locateAcrossLanguages } from '../citations/cross-language-terms.js';
+import { keptTexts } from '../citations/kept-texts.js';
 import { findQuote, quoteAround } from '../citations/source-quote.js';
 import { readSource, type SourceSentences, tableRowText } from '../citations/source-sentences.js';
 import { interruption, type SessionContext } from '../session-context.js';
-import { ANSWER_KEY, lineage } from '../sources/keep-source.js';
+import { lineage } from '../sources/keep-source.js';
 import { errorText } from '../tools/tool-result.js';
 
 export interface CheckedReport {
@@ -69,7 +70,7 @@ export async function checkCitations(
   ctx.deps.emit({ type: 'checking', text: `Checking ${citations} citations against their sources` });
 
   const answerOnly = new Set<number>();
-  const texts = await sourceTexts(ctx, [...new Set(cited.flat())], answerOnly);
+  const texts = await keptTexts(ctx, [...new Set(cited.flat())], answerOnly);
   const pairs: Pair[] = units.flatMap((u, unit) =>
     cited[unit]!.map((n): Pair => {
       const text = texts.get(n);
@@ -139,37 +140,6 @@ export async function checkCitations(
   for (const n of answerOnly) checked.quotes.delete(n);
   ctx.deps.emit({ type: 'checking', text: `Citations: ${citationFigures(checked.check).join(' · ')}` });
   return checked;
-}
-
-/**
- * The text each cited source is checked against: its kept page, else (a
- * hosted answer's page that could not be read) the answer that cited it,
- * counted in `answerOnly`, else the snippet research saw.
- */
-async function sourceTexts(
-  ctx: SessionContext,
-  numbers: number[],
-  answerOnly: Set<number>,
-): Promise<Map<number, SourceSentences>> {
-  const texts = new Map<number, SourceSentences>();
-  for (const n of numbers) {
-    const source = ctx.sources.get(n)!;
-    let text = source.snippet ?? '';
-    try {
-      const kept =
-        (await ctx.deps.sourceTexts?.find(lineage(ctx), source.key)) ??
-        (await ctx.deps.sourceTexts?.find(lineage(ctx), ANSWER_KEY + source.key));
-      if (kept) text = kept.text;
-      if (kept?.key.startsWith(ANSWER_KEY)) answerOnly.add(n);
-    } catch (err) {
-      ctx.log.warn(
-        { err, source: source.key },
-        "citation check: a source's kept text could not be read; using its snippet",
-      );
-    }
-    if (text.trim()) texts.set(n, readSource(text));
-  }
-  return texts;
 }
 
 /** For claims a cited source may not support: the best other source research saw, by its kept passages. */

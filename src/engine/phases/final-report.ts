@@ -1,6 +1,9 @@
 import type { ChatMessage } from '../../ports/llm.js';
 import { confineLinks } from '../../ports/markdown/confine-links.js';
+import type { ReportChart } from '../../ports/report.js';
 import { estimateCost } from '../../ports/usage.js';
+import { chartsMarkdown } from '../charts/charts-markdown.js';
+import { CHART_LIMITS, reportCharts } from '../charts/report-charts.js';
 import { renumberCitations } from '../citations/renumber-citations.js';
 import { callModel, currentDate, deadlineOf, interruption, type SessionContext } from '../session-context.js';
 import { everyAgentFailed, researchWork } from '../session-failures.js';
@@ -49,7 +52,8 @@ export async function writeFinalReport(
   }
   const checked = await checkCitations(ctx, markdown);
   if (checked === 'cancelled') return 'cancelled';
-  return finalize(ctx, checked.markdown, partial, checked);
+  const charts = await reportCharts(ctx, checked.markdown);
+  return finalize(ctx, checked.markdown, partial, checked, charts);
 }
 
 /**
@@ -70,6 +74,7 @@ function finalize(
   markdown: string,
   partial: PartialReason | null,
   checked?: CheckedReport,
+  proposed: ReportChart[] = [],
 ): FinalReport {
   // The coverage check's words are the model's: confined like the report.
   const thin = ctx.state.thinSteps?.length
@@ -102,15 +107,25 @@ function finalize(
     serversWhy,
   ].filter(Boolean);
   const banner = why.length ? `> **Partial report:** ${why.join('; ')}.\n\n` : '';
+  // A chart's points cite the report's final numbers; one whose source is no longer cited goes.
+  const charts = proposed.flatMap((chart) => {
+    const points = chart.points.flatMap((p) =>
+      order.includes(p.source) ? [{ ...p, source: order.indexOf(p.source) + 1 }] : [],
+    );
+    const dropped = chart.dropped + chart.points.length - points.length;
+    return points.length >= CHART_LIMITS.fewest ? [{ ...chart, points, dropped }] : [];
+  });
+  const figures = chartsMarkdown(charts);
 
   return {
-    markdown: banner + text.trim(),
+    markdown: banner + text.trim() + (figures ? `\n\n${figures}` : ''),
     sources,
     partial: partial ?? (failedWhy ? 'agents_failed' : null),
     durationMs: ctx.deps.clock.now() - (ctx.state.startedAt ?? ctx.deps.clock.now()),
     sourcesSeen: ctx.state.sources.length,
     costUsd: estimateCost(ctx.state.usage, ctx.settings.prices),
     ...(checked ? { citationCheck: checked.check } : {}),
+    ...(charts.length ? { charts } : {}),
   };
 }
 
