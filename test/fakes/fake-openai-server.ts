@@ -146,6 +146,7 @@ export function purposeOf(body: WireRequest): LlmPurpose {
   if (
     schema === 'citation_check' ||
     schema === 'citation_terms' ||
+    schema === 'report_charts' ||
     schema === 'coverage_check' ||
     schema === 'report_question' ||
     schema === 'same_question'

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fakeAgents } from './fake-slack-agents.js';
 import { fakeCanvases } from './fake-slack-canvases.js';
+import { dataBlockProblem } from './fake-slack-data-blocks.js';
 import { type FakeStream, fakeStreams } from './fake-slack-streams.js';
 
 export interface FakeMessage {
@@ -36,6 +37,8 @@ export interface FakeCall {
   status: number;
   error?: string;
 }
+
+const DATA_BLOCKS = new Set(['data_visualization', 'data_table']);
 
 /** Slack's real limits (docs.slack.dev, reference/slack.md §5); the fake refuses what Slack refuses. */
 export const FAKE_LIMITS = { text: 4000, blocks: 50, section: 3000, blockText: 11_000 };
@@ -92,6 +95,9 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
   const members = new Map<string, string[]>();
   /** Who is in each user group (usergroups.users.list), by group id. */
   const groups = new Map<string, string[]>();
+  /** Refuse charts and data tables (a Slack without them); why each refused one was malformed. */
+  const refusesDataBlocks = { on: false };
+  const dataBlockProblems: string[] = [];
   const forced: { method: string; count: number; retryAfter: number }[] = [];
   const updates: number[] = [];
   const reactions = new Map<string, string[]>();
@@ -158,6 +164,16 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
       }
     }
     if (total > FAKE_LIMITS.blockText) return 'msg_blocks_too_long';
+    const data = blocks as unknown as Record<string, unknown>[];
+    if (data.some((b) => DATA_BLOCKS.has(String(b.type)))) {
+      // A workspace or client whose Slack has no such blocks yet refuses them.
+      if (refusesDataBlocks.on) return 'invalid_blocks';
+      const problem = dataBlockProblem(data);
+      if (problem) {
+        dataBlockProblems.push(problem);
+        return 'invalid_blocks';
+      }
+    }
     return undefined;
   }
 
@@ -513,6 +529,10 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     members,
     /** User groups' members (usergroups.users.list), by group id. */
     groups,
+    /** Set `on` for a Slack that refuses charts and data tables (invalid_blocks). */
+    refusesDataBlocks,
+    /** Why each malformed chart or data table was refused. */
+    dataBlockProblems,
     people,
     timeZones,
     deactivated,

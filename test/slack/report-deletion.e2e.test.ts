@@ -13,6 +13,7 @@ import {
   signedPost,
   slashCommand,
 } from '../helpers/slack-requests.js';
+import { researchReviewed } from '../helpers/slack-research.js';
 
 let h: SlackHarness | undefined;
 afterEach(async () => {
@@ -59,48 +60,8 @@ async function deleting() {
         .text,
     );
   };
-  /** `/research <question>`: its root (the bot's), once its report is out and its plan started. */
-  const research = async (question: string, user: string, channel = 'C1') => {
-    await signedPost(
-      app.url,
-      slashCommand(question, user, harness.slack.responseUrl(`r-${question}`), { channel_id: channel }),
-      FORM,
-    );
-    const root = await eventually(
-      () =>
-        harness.slack.messages.find(
-          (m) => m.channel === channel && !m.threadTs && render(m).includes(question),
-        ),
-      15_000,
-      'the root',
-    );
-    // The plan waits for review (the default): start it now.
-    const plan = await eventually(
-      () => harness.slack.thread(channel, root.ts).find((m) => render(m).includes('Start now')),
-      20_000,
-      'the plan',
-    );
-    const start = plan.blocks
-      .find((b) => b.type === 'actions')!
-      .elements!.find((e) => e.action_id === 'research_start_now')!;
-    await signedPost(
-      app.url,
-      buttonClick(
-        'research_start_now',
-        String(start.value),
-        user,
-        { channel, ts: plan.ts, threadTs: root.ts },
-        harness.slack.responseUrl(`start-${root.ts}`),
-      ),
-      FORM,
-    );
-    const summary = await eventually(
-      () => harness.slack.thread(channel, root.ts).find((m) => render(m).startsWith(':memo:')),
-      60_000,
-      'the summary',
-    );
-    return { root, summary, sessionId: String(start.value) };
-  };
+  const research = (question: string, user: string, channel = 'C1') =>
+    researchReviewed(harness, app.url, question, user, channel);
   const clickDelete = (summary: FakeMessage, user: string, channel: string, threadTs: string, id: string) => {
     const menu = summary.blocks
       .find((b) => b.type === 'actions')!

@@ -17,7 +17,7 @@ export function chartsMarkdown(charts: ReportChart[]): string {
       [
         `**${cell(chart.title)}** (${cell(chart.unit)})`,
         '',
-        `| ${cell(chart.measure) || 'Item'} | ${cell(chart.unit)} | Source |`,
+        `| ${chart.kind === 'line' ? 'When' : 'What'} | ${cell(chart.measure)} (${cell(chart.unit)}) | Source |`,
         '| --- | ---: | --- |',
         ...rows,
       ].join('\n') + dropped

@@ -70,13 +70,11 @@ export async function reportCharts(ctx: SessionContext, markdown: string): Promi
       kind: chart.kind,
       measure: chart.measure.trim(),
       unit: chart.unit.trim(),
-      points: held
-        .slice(0, CHART_LIMITS.points)
-        .map((p) => ({
-          label: p.label.trim().slice(0, CHART_LIMITS.label),
-          value: p.value,
-          source: p.source,
-        })),
+      points: held.slice(0, CHART_LIMITS.points).map((p) => ({
+        label: p.label.trim().slice(0, CHART_LIMITS.label),
+        value: p.value,
+        source: p.source,
+      })),
       dropped: chart.points.length - held.length,
     });
   }

@@ -69,7 +69,19 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
           ctx.fellBack('a streamed progress message; it is an edited message instead', error.code);
         }
       }
-      return { channelId: channel, ts: await ctx.api.post(channel, message, row.threadTs, tag) };
+      try {
+        return { channelId: channel, ts: await ctx.api.post(channel, message, row.threadTs, tag) };
+      } catch (error) {
+        // A workspace or client without charts or data tables gets their content as text: not a failure.
+        if (!(message.fallback && error instanceof SlackCallError && error.code === 'invalid_blocks'))
+          throw error;
+        ctx.fellBack('charts and data tables; they were sent as text', error.code);
+        const { fallback, ...rest } = message;
+        return {
+          channelId: channel,
+          ts: await ctx.api.post(channel, { ...rest, ...fallback }, row.threadTs, tag),
+        };
+      }
     }
     case 'upload': {
       const file = row.payload as UploadPayload;

@@ -7,6 +7,11 @@ import { SLACK_LIMITS, splitMrkdwn } from './split-mrkdwn.js';
 export interface SlackMessage {
   text: string;
   blocks: KnownBlock[];
+  /**
+   * The same message without blocks a workspace or client may refuse (charts,
+   * data tables), their content as text: sent instead when Slack answers invalid_blocks.
+   */
+  fallback?: { text: string; blocks: KnownBlock[] };
 }
 
 export const ACTION = {

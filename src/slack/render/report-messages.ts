@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/web-api';
 import type { FinalReport } from '../../ports/report.js';
 import { domainOf, sourceLabel } from '../../ports/report-markdown.js';
+import { dataBlocks } from './data-blocks.js';
 import { ACTION, button, context, oneLine, type SlackMessage, section } from './messages.js';
 import { modelMrkdwn, mrkdwnLink, safeText } from './mrkdwn.js';
 import { splitMrkdwn } from './split-mrkdwn.js';
@@ -30,11 +31,19 @@ export function sourcesMessages(report: FinalReport, footer: string, sessionId: 
   });
   const body = lines.length ? `*Sources*\n${lines.join('\n')}` : '*Sources*\n_No sources were cited._';
   const parts = splitMrkdwn(body);
+  // Without a canvas there is no summary: the report's charts and first table open its sources.
+  const data = dataBlocks(report);
   return parts.map((part, i) => {
     const blocks = part.map(section);
     if (i === parts.length - 1)
       blocks.push(context(`_${safeText(footer)}_`), moreActions(sessionId), feedbackBlock(sessionId));
-    return { text: i === 0 ? 'Sources' : 'Sources (continued)', blocks };
+    const text = i === 0 ? 'Sources' : 'Sources (continued)';
+    if (i > 0 || !data) return { text, blocks };
+    return {
+      text,
+      blocks: [...data.blocks, ...blocks],
+      fallback: { text, blocks: [...data.asText, ...blocks] },
+    };
   });
 }
 
