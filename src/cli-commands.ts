@@ -155,13 +155,13 @@ export async function runCommand(
       const config = loadConfig(env);
       const logger = cliLogger(config);
       return withStore(config, logger, use, (store) => {
-        const { service } = composeSessions(config, logger, store, { newSessionId: randomUUID });
-        const view = (id: string) => service.view(id);
+        const room = composeSessions(config, logger, store, { newSessionId: randomUUID });
         return showSession(store, positionals[0]!, io, {
           pager: config.pager,
           json: Boolean(flags.json),
           out,
-          view,
+          view: (id) => room.service.view(id),
+          exportFile: (row, format) => room.exports.file(row, format),
         });
       });
     }

@@ -9,6 +9,7 @@ import { reportQuestions } from './engine/ask/answer-report-question.js';
 import { reportComparison } from './engine/compare/compare-reports.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
+import { renderExport } from './export/export-report.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';
 import type { ResponseEndings } from './llm/response-endings.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -26,6 +27,7 @@ import { pastRuns } from './sessions/records/past-runs.js';
 import type { Store } from './sessions/records/store.js';
 import { ReportAsking } from './sessions/report-asking.js';
 import type { ReportDeletion } from './sessions/report-deletion.js';
+import { ReportExports } from './sessions/report-exports.js';
 import { ReportLibrary } from './sessions/report-library.js';
 import { type ResearchBackends, researchBackends } from './sessions/research-backends.js';
 import type { SessionRunDeps } from './sessions/run-stored-session.js';
@@ -48,6 +50,8 @@ export interface SessionsRoom {
   policies: ChannelPolicies;
   /** Deleting reports for real (in Slack too): by their requester, an admin, or retention. */
   deletion: ReportDeletion;
+  /** Reports as PDF and Word files, built once per version and kept. */
+  exports: ReportExports;
   moments: SessionMoments;
   /** What running a stored session needs (the workers' and the terminal's one runner). */
   run: SessionRunDeps & { files: GivenFileDeps };
@@ -178,6 +182,12 @@ export function composeSessions(
       audit,
     }),
     deletion: reportDeletion(config, store.db.pool, store.sessions, store.audit, logger),
+    exports: new ReportExports({
+      pool: store.db.pool,
+      render: renderExport,
+      view: (id) => service.view(id),
+      log: logger,
+    }),
     moments,
     run: {
       sessions: store.sessions,

@@ -16,6 +16,7 @@ import { SlackCallError } from './slack/api/slack-errors.js';
 import type { SlackRateLimits } from './slack/api/slack-rate-limits.js';
 import { ChannelMembers } from './slack/channel-members.js';
 import { deletionFeature } from './slack/deletion/slack-deletion.js';
+import { exportsFeature } from './slack/exports/slack-exports.js';
 import { PlanReview } from './slack/plan-review.js';
 import { policiesFeature } from './slack/policies/slack-policies.js';
 import { schedulesFeature } from './slack/schedules/slack-schedules.js';
@@ -178,6 +179,14 @@ export async function startApp(
           offers: new RepeatOfferStore(store.db.pool),
         }),
         policiesFeature({ policies: room.policies, api }),
+        exportsFeature({
+          exports: room.exports,
+          sessions: store.sessions,
+          outbox: store.outbox,
+          members,
+          deliver,
+          log: logger,
+        }),
         deletionFeature({
           deletion: room.deletion,
           sessions: store.sessions,

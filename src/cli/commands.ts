@@ -115,10 +115,11 @@ export const COMMANDS: CommandSpec[] = [
     about: [
       'A past session: its clarification, plan, report (rendered like ask), footer',
       'and the questions asked of it (the first 8 characters of the id are enough).',
+      '--out report.pdf or report.docx writes the report as a PDF or Word file.',
     ],
     flags: {
       json: json('the session and its report'),
-      out,
+      out: { ...out, help: 'also write the report to FILE: Markdown, or a PDF or Word file by its .pdf or .docx name' },
     },
     positionals: true,
   },

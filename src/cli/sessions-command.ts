@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import type { ExportFormat } from '../ports/report-export.js';
 import { citationFigures, reportDocument, usageFooter } from '../ports/report-markdown.js';
 import type { SessionView } from '../ports/research.js';
 import { cachedShare, totalTokens, type Usage } from '../ports/usage.js';
@@ -7,6 +8,7 @@ import type { Feedback } from '../sessions/records/feedback-store.js';
 import type { OutboxRow } from '../sessions/records/outbox-store.js';
 import type { SessionRow, SessionStore } from '../sessions/records/session-store.js';
 import type { Store } from '../sessions/records/store.js';
+import type { Exported } from '../sessions/report-exports.js';
 import type { Io } from './io.js';
 import { printReport } from './print-report.js';
 
@@ -72,6 +74,8 @@ export interface ShowOptions {
   out?: string;
   /** The session as its checkpoint has it (clarification, whole usage); without it, what the store keeps. */
   view?: (id: string) => Promise<SessionView | null>;
+  /** The report as a PDF or Word file, for `--out` ending in .pdf or .docx. */
+  exportFile?: (row: SessionRow, format: ExportFormat) => Promise<Exported>;
 }
 
 /** `deep-research sessions show ID`: a past session and its report (an id prefix is enough). */
@@ -96,7 +100,16 @@ export async function showSession(
   const clarification = view?.clarification ?? null;
   const report = session.report;
   const footer = report ? usageFooter(report, usage, session.id) : undefined;
-  if (options.out && report) {
+  const format = options.out ? /\.(pdf|docx)$/i.exec(options.out)?.[1]?.toLowerCase() : undefined;
+  if (options.out && report && format && options.exportFile) {
+    const exported = await options.exportFile(session, format as ExportFormat);
+    if ('refused' in exported) {
+      io.stderr.write(`error: ${exported.refused}\n`);
+      return 1;
+    }
+    await writeFile(options.out, exported.file.bytes);
+    io.stderr.write(`Report written to ${options.out} (${exported.file.bytes.length} bytes)\n`);
+  } else if (options.out && report) {
     await writeFile(options.out, reportDocument(session.question, report, footer!));
     io.stderr.write(`Report written to ${options.out}\n`);
   } else if (options.out) io.stderr.write(`Session ${session.id.slice(0, 8)} has no report to write.\n`);

@@ -79,6 +79,7 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     channel?: string;
     threadTs?: string;
     deleted?: boolean;
+    bytes?: Buffer;
   }[] = [];
   const notInChannel = new Set<string>();
   const archived = new Set<string>();
@@ -407,7 +408,11 @@ export async function fakeSlackServer(options: { updatesPerMinute?: number } = {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.startsWith('/upload/')) {
       const file = files.find((f) => f.id === url.pathname.slice('/upload/'.length));
-      if (file) file.content = uploadedText(raw, String(req.headers['content-type'] ?? ''));
+      if (file) {
+        file.content = uploadedText(raw, String(req.headers['content-type'] ?? ''));
+        // The app posts the file's bytes as the body (files v2): a binary file is kept as sent.
+        file.bytes = raw;
+      }
       res.writeHead(200, { 'content-type': 'text/plain' }).end('OK - 1');
       return;
     }

@@ -47,6 +47,7 @@ describe.each([
       '025_schedule_guards.sql',
       '026_audit_events.sql',
       '027_channel_policies.sql',
+      '028_report_exports.sql',
     ]);
     const second = await migrate(db.pool, MIGRATIONS_DIR);
     expect(second.applied).toEqual([]);
@@ -79,6 +80,7 @@ describe.each([
       { id: 25, name: '025_schedule_guards.sql' },
       { id: 26, name: '026_audit_events.sql' },
       { id: 27, name: '027_channel_policies.sql' },
+      { id: 28, name: '028_report_exports.sql' },
     ]);
     const tables = await db.pool.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -94,6 +96,7 @@ describe.each([
       'processed_events',
       'repeat_offers',
       'report_answers',
+      'report_exports',
       'reuse_offers',
       'schedule_refusals',
       'schedules',
@@ -144,6 +147,6 @@ describe('concurrent migration on real Postgres', () => {
     const b = await openDatabase({ url: a.url, dataDir: '' });
     opened.push(b);
     const results = await Promise.all([migrate(a.pool, MIGRATIONS_DIR), migrate(b.pool, MIGRATIONS_DIR)]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 27]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 28]);
   });
 });

@@ -78,6 +78,7 @@ export async function eraseSession(
 /** What a session keeps besides its row; all of it goes with its content. */
 const ERASED = [
   'report_answers',
+  'report_exports',
   'reuse_offers',
   'repeat_offers',
   'session_source_passages',

@@ -150,8 +150,8 @@ export class SlackApi {
   }
 
   /** Step one of files v2: the bytes go up and get a file id; nothing is shared yet. */
-  async uploadBytes(filename: string, content: string): Promise<string> {
-    const bytes = Buffer.from(content, 'utf8');
+  async uploadBytes(filename: string, content: string | Buffer): Promise<string> {
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     const ticket = (await this.call('files.getUploadURLExternal', () =>
       this.client.files.getUploadURLExternal({ filename, length: bytes.length }),
     )) as { upload_url: string; file_id: string };

@@ -93,7 +93,8 @@ export async function performIntent(ctx: PerformContext, row: OutboxRow): Promis
         }
       }
       if (!fileId) {
-        fileId = await ctx.api.uploadBytes(file.filename, file.content);
+        const bytes = Buffer.from(file.content, file.encoding === 'base64' ? 'base64' : 'utf8');
+        fileId = await ctx.api.uploadBytes(file.filename, bytes);
         await ctx.outbox.saveProgress(row.id, { fileId });
       }
       await ctx.api.shareFile(fileId, file.title, channel, row.threadTs);

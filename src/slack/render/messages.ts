@@ -28,6 +28,9 @@ export const ACTION = {
   feedback: 'research_feedback',
   /** The report's menu: [Delete report…], confirmed in Slack first. */
   deleteReport: 'research_delete',
+  /** [Download as PDF], [Download as Word]: the report as a file in its thread. */
+  exportPdf: 'research_export_pdf',
+  exportDocx: 'research_export_docx',
 } as const;
 
 /** The end of a session as the thread shows it. */

@@ -59,6 +59,8 @@ export function moreActions(sessionId: string): KnownBlock {
     elements: [
       button('Research more', ACTION.researchMore, sessionId),
       button('Repeat…', ACTION.repeat, sessionId),
+      button('Download as PDF', ACTION.exportPdf, sessionId),
+      button('Download as Word', ACTION.exportDocx, sessionId),
       {
         type: 'overflow',
         action_id: ACTION.deleteReport,

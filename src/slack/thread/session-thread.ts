@@ -27,7 +27,8 @@ export type UpdatePayload = { message: SlackMessage; ts?: string; stop?: StreamC
 export type ReactPayload = { name: string; ts: string };
 /** What a deleted session removes: one of its messages, its report file, or its canvas. */
 export type DeletePayload = { ts: string } | { file: string } | { canvas: string };
-export type UploadPayload = { filename: string; title: string; content: string };
+/** `encoding`: the content of a binary file (a PDF, a Word file), as base64. */
+export type UploadPayload = { filename: string; title: string; content: string; encoding?: 'base64' };
 /** `required`: REPORT_FORMAT=canvas, so a refusal is the operator's to fix, not only a fallback. */
 export type CanvasPayload = { title: string; markdown: string; required?: boolean };
 
@@ -130,6 +131,22 @@ export class SessionThread {
 
   unreact(name: string): OutboxIntent {
     return this.reaction('unreact', name);
+  }
+
+  /** The report as a PDF or Word file in the thread: one upload per report version, however often asked. */
+  exportFile(
+    format: 'pdf' | 'docx',
+    version: number,
+    file: { filename: string; title: string; bytes: Uint8Array },
+  ): OutboxIntent {
+    const role = roleKey({ kind: 'export', format, version });
+    const payload: UploadPayload = {
+      filename: file.filename,
+      title: file.title,
+      content: Buffer.from(file.bytes).toString('base64'),
+      encoding: 'base64',
+    };
+    return this.intent('upload', role, `upload:${role}`, payload);
   }
 
   upload(filename: string, title: string, content: string): OutboxIntent {

@@ -20,7 +20,9 @@ export type ThreadRole =
   | { kind: 'summary' }
   | { kind: 'notice'; name: NoticeName }
   /** A reader's question about the finished report, answered (the answer's id in the store). */
-  | { kind: 'answer'; id: number };
+  | { kind: 'answer'; id: number }
+  /** The report as a PDF or Word file, one per report version. */
+  | { kind: 'export'; format: 'pdf' | 'docx'; version: number };
 
 export type NoticeName = 'queued' | 'cancelled' | 'failed' | 'fallback' | 'deleted';
 
@@ -34,6 +36,8 @@ export function roleKey(role: ThreadRole): string {
       return `notice:${role.name}`;
     case 'answer':
       return `answer:${role.id}`;
+    case 'export':
+      return `export:${role.format}-${role.version}`;
     default:
       return role.kind;
   }
@@ -50,6 +54,9 @@ export function parseRole(key: string): ThreadRole {
   }
   if (kind === 'notice' && NOTICES.has(arg ?? '')) return { kind, name: arg as NoticeName };
   if (kind === 'answer' && /^\d+$/.test(arg ?? '')) return { kind, id: Number(arg) };
+  const exported = kind === 'export' ? /^(pdf|docx)-(\d+)$/.exec(arg ?? '') : null;
+  if (exported)
+    return { kind: 'export', format: exported[1] as 'pdf' | 'docx', version: Number(exported[2]) };
   throw new Error(`unknown thread role "${key}"`);
 }
 
