@@ -119,7 +119,10 @@ export const COMMANDS: CommandSpec[] = [
     ],
     flags: {
       json: json('the session and its report'),
-      out: { ...out, help: 'also write the report to FILE: Markdown, or a PDF or Word file by its .pdf or .docx name' },
+      out: {
+        ...out,
+        help: 'also write the report to FILE: Markdown, or a PDF or Word file by its .pdf or .docx name',
+      },
     },
     positionals: true,
   },

@@ -1,6 +1,9 @@
+import mammoth from 'mammoth';
 import { afterEach, describe, expect, it } from 'vitest';
+import { extractPdf } from '../../src/search/read/extract-pdf.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
+import { buttonClick, FORM, signedPost } from '../helpers/slack-requests.js';
 import { researchReviewed } from '../helpers/slack-research.js';
 
 let h: SlackHarness | undefined;
@@ -20,6 +23,10 @@ const FIVE = [
   ['2023', 14],
 ] as const;
 const REPORT_EXTRA = `${SERIES.replace(/\.$/, '')} [1].
+
+## 中文摘要
+
+2023年全球电动汽车销量达到1400万辆 [1]。
 
 ## Charger prices by region
 
@@ -53,6 +60,7 @@ async function charted() {
     { PLAN_REVIEW_SECONDS: '60' },
     { localPages: true, pageText: { 'topic 1': [SERIES, PRICES] } },
   );
+  h.slack.members.set('C1', ['UANN', 'UBOB']);
   return h;
 }
 
@@ -68,7 +76,7 @@ describe('charts and tables in Slack', () => {
   it('puts the five cited points in a chart and the comparison in a data table in the summary; the canvas and report.md have them as tables', async () => {
     const h = await charted();
     const app = await h.start();
-    const { summary } = await researchReviewed(h, app.url, 'How fast are EV sales growing?', 'UANN');
+    const { root, summary } = await researchReviewed(h, app.url, 'How fast are EV sales growing?', 'UANN');
     const blocks = summary.blocks as unknown as Block[];
     const chart = blocks.find((b) => b.type === 'data_visualization')!;
     expect(chart.title).toBe('Global EV sales');
@@ -111,6 +119,52 @@ describe('charts and tables in Slack', () => {
       'report.md',
     );
     expect(file.content).toContain('| Europe | 42 | [1] |');
+
+    // [Download as PDF] and [Download as Word]: the files arrive in the thread and open with the report in them.
+    const actions = summary.blocks.find((b) => b.type === 'actions')!.elements!;
+    const click = async (action: string, user: string, channel: string, id: string) => {
+      const button = actions.find((e) => e.action_id === action)!;
+      await signedPost(
+        app.url,
+        buttonClick(
+          action,
+          String(button.value),
+          user,
+          { channel, ts: summary.ts, threadTs: root.ts },
+          h.slack.responseUrl(id),
+        ),
+        FORM,
+      );
+      return String(
+        (await eventually(() => h.slack.responses.find((r) => r.url.endsWith(`/${id}`)), 20_000, id)).body
+          .text,
+      );
+    };
+    expect(await click('research_export_pdf', 'UANN', 'C1', 'pdf')).toMatch(
+      /^:page_facing_up: The PDF \(\d+ KB\) is on its way/,
+    );
+    expect(await click('research_export_docx', 'UANN', 'C1', 'docx')).toMatch(/The Word file/);
+    expect(await click('research_export_pdf', 'UANN', 'C1', 'pdf-again')).toBe(
+      'The PDF is in the thread already.',
+    );
+    // A click naming this report from another conversation exports nothing there.
+    expect(await click('research_export_pdf', 'UEVE', 'C9', 'elsewhere')).toBe(
+      'You can export a report only where it is shown to you.',
+    );
+    const uploaded = (ext: string) =>
+      eventually(
+        () => h.slack.files.find((f) => f.title?.includes(ext) && f.threadTs === root.ts && f.bytes),
+        20_000,
+        ext,
+      );
+    const pdf = (await extractPdf((await uploaded('PDF')).bytes!)).text;
+    const word = (await mammoth.extractRawText({ buffer: (await uploaded('Word')).bytes! })).value;
+    for (const text of [pdf, word]) {
+      for (const heading of ['Charger prices by region', '中文摘要', 'Figures', 'Sources'])
+        expect(text).toContain(heading);
+      expect(text).toContain('[1]');
+    }
+    expect(h.slack.files.filter((f) => f.title?.includes('PDF'))).toHaveLength(1);
   }, 90_000);
 
   it('sends the chart and the table as text where Slack refuses the new blocks, and that is no failure', async () => {

@@ -112,7 +112,8 @@ export class SessionThread {
     for (const [role, ref] of owned) {
       if (role === 'mention' || role === 'root' || role === 'notice:deleted') continue;
       if (role === 'canvas' && ref.fileId) remove(role, ref.channelId, { canvas: ref.fileId });
-      else if (role === 'file' && ref.fileId) remove(role, ref.channelId, { file: ref.fileId });
+      else if ((role === 'file' || role.startsWith('export:')) && ref.fileId)
+        remove(role, ref.channelId, { file: ref.fileId });
       else if (ref.ts) remove(role, ref.channelId, { ts: ref.ts });
     }
     const root = owned.get('root');
