@@ -22,6 +22,7 @@ const BENCHES = [
   'untrusted-input',
   'startup',
   'schedules',
+  'export',
 ];
 const results: { name: string; figures: Record<string, unknown>; output: string }[] = [];
 

@@ -11,7 +11,19 @@ const root = new URL('../', import.meta.url);
 // start). These stay imports of node_modules: they load files of their own at run time (WebAssembly and
 // data, worker threads, pino's transports), need not load at start (Slack, the document readers, the
 // tokenizer, loaded on first use), or are tools of the build itself.
-const OWN_FILES = ['@electric-sql/*', 'piscina', 'pino', 'gpt-tokenizer', 'pdfjs-dist', 'mammoth', 'linkedom'];
+const OWN_FILES = [
+  '@electric-sql/*',
+  'piscina',
+  'pino',
+  'gpt-tokenizer',
+  'pdfjs-dist',
+  'mammoth',
+  'linkedom',
+  // The export writers read their fonts and font metrics from their own folders.
+  'pdfmake',
+  'docx',
+  '@expo-google-fonts/*',
+];
 const NOT_AT_START = ['@slack/*', '@mozilla/readability', 'prom-client', 'undici', 'pg-native'];
 const common = {
   absWorkingDir: root.pathname,
@@ -38,6 +50,15 @@ await build({
     loader: 'ts',
   },
   outfile: 'dist/read-worker.mjs',
+});
+await build({
+  ...common,
+  stdin: {
+    contents: "export { writeExport as default } from './src/export/export-report.ts';",
+    resolveDir: root.pathname,
+    loader: 'ts',
+  },
+  outfile: 'dist/export-worker.mjs',
 });
 // The embedded database's thread: plain JavaScript importing only packages, beside the chunk that starts it.
 await build({ ...common, entryPoints: ['src/store/pglite-thread.mjs'], outfile: 'dist/pglite-thread.mjs' });

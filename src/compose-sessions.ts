@@ -9,7 +9,7 @@ import { reportQuestions } from './engine/ask/answer-report-question.js';
 import { reportComparison } from './engine/compare/compare-reports.js';
 import { type Estimate, estimateRun, estimateText } from './engine/estimate.js';
 import type { EngineBase } from './engine/session-context.js';
-import { renderExport } from './export/export-report.js';
+import { threadedExport } from './export/export-thread.js';
 import type { ModelLifecycle } from './llm/model-lifecycle.js';
 import type { ResponseEndings } from './llm/response-endings.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -184,7 +184,7 @@ export function composeSessions(
     deletion: reportDeletion(config, store.db.pool, store.sessions, store.audit, logger),
     exports: new ReportExports({
       pool: store.db.pool,
-      render: renderExport,
+      render: threadedExport(),
       view: (id) => service.view(id),
       log: logger,
     }),
