@@ -13,6 +13,13 @@ const FONT = {
   normal: require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
   bold: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
 };
+/** Noto Sans Arabic (OFL) for Arabic-script runs, shaped and set right to left by PDFKit's fontkit. */
+const ARABIC = {
+  normal: require.resolve('@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf'),
+};
+const ARABIC_RUN =
+  /([\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff][\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff\s\u060c\u061b\u061f]*)/u;
 let ready = false;
 
 /** The report as a PDF: headings, tables, citations linked to the numbered sources (each with its quotes). */
@@ -20,24 +27,34 @@ export async function pdfReport(input: ExportInput): Promise<Uint8Array> {
   if (!ready) {
     pdfmake.addFonts({
       Noto: { normal: FONT.normal, bold: FONT.bold, italics: FONT.normal, bolditalics: FONT.bold },
+      NotoArabic: {
+        normal: ARABIC.normal,
+        bold: ARABIC.bold,
+        italics: ARABIC.normal,
+        bolditalics: ARABIC.bold,
+      },
     });
     // A report never makes the renderer fetch anything: no address, and only the fonts on disk.
+    const fonts = new Set([FONT.normal, FONT.bold, ARABIC.normal, ARABIC.bold]);
     pdfmake.setUrlAccessPolicy(() => false);
-    pdfmake.setLocalAccessPolicy((path: string) => path === FONT.normal || path === FONT.bold);
+    pdfmake.setLocalAccessPolicy((path: string) => fonts.has(path));
     ready = true;
   }
   const outline = reportOutline(input);
   const content: unknown[] = [
-    { text: outline.title, style: 'title' },
-    { text: outline.meta, style: 'meta' },
+    { text: [run({ text: outline.title })], style: 'title' },
+    { text: [run({ text: outline.meta })], style: 'meta' },
     ...outline.body.map(block),
     { text: 'Sources', style: 'h2' },
     ...outline.sources.map((s) => ({
       id: `source-${s.n}`,
-      stack: [{ text: s.runs.map(run) }, ...s.quotes.map((q) => ({ text: `“${q}”`, style: 'quote' }))],
+      stack: [
+        { text: s.runs.map(run) },
+        ...s.quotes.map((q) => ({ text: [run({ text: `“${q}”` })], style: 'quote' })),
+      ],
       margin: [0, 0, 0, 6],
     })),
-    { text: outline.footer, style: 'meta', margin: [0, 12, 0, 0] },
+    { text: [run({ text: outline.footer })], style: 'meta', margin: [0, 12, 0, 0] },
   ];
   const doc = pdfmake.createPdf({
     info: { title: outline.title },
@@ -94,9 +111,20 @@ function block(b: DocBlock): unknown {
   }
 }
 
+/** A run as PDF text: its Arabic-script parts set in the Arabic font (PDFKit shapes them and sets them right to left). */
 function run(r: Run): Record<string, unknown> {
+  if (!ARABIC_RUN.test(r.text)) return styled(r.text, r);
   return {
-    text: r.text,
+    text: r.text
+      .split(ARABIC_RUN)
+      .filter(Boolean)
+      .map((part) => ({ ...styled(part, r), ...(ARABIC_RUN.test(part) ? { font: 'NotoArabic' } : {}) })),
+  };
+}
+
+function styled(text: string, r: Run): Record<string, unknown> {
+  return {
+    text,
     ...(r.bold ? { bold: true } : {}),
     ...(r.italic ? { italics: true } : {}),
     ...(r.code ? { style: 'code' } : {}),

@@ -87,6 +87,18 @@ describe('a report exported as PDF and Word', () => {
     },
   );
 
+  it('renders Arabic, Cyrillic and Japanese in the PDF (no missing glyphs)', async () => {
+    const doc = input(
+      '# تقرير المبيعات\n\nارتفعت المبيعات إلى 14 مليون [1]. Продажи выросли [2]. 販売が伸びた。',
+      'سؤال',
+    );
+    const text = await pdfText(await renderExport('pdf', doc));
+    expect(text).not.toContain('\u0000');
+    expect(text).toMatch(/[\u0600-\u06ff]{2,}/u);
+    expect(text).toContain('Продажи выросли');
+    expect(text).toContain('販売が伸びた');
+  });
+
   it('links each citation to its source in the list, and each source to its page', async () => {
     const word = await renderExport('docx', ENGLISH);
     const html = (await mammoth.convertToHtml({ buffer: Buffer.from(word) })).value;
