@@ -73,7 +73,8 @@ describe.each([
       return { ...db, close };
     },
   ],
-] as const)('scheduled runs on %s', (_name, opener) => {
+  // PGlite's first open compiles its WebAssembly (8-13 s on two idle cores): generous on a busy machine.
+] as const)('scheduled runs on %s', { timeout: 60_000 }, (_name, opener) => {
   beforeAll(() => {
     open = opener;
   });
