@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { ReportChart } from '../../ports/report.js';
+import { askForJson } from '../ask-for-json.js';
 import { claimUnits } from '../citations/claim-units.js';
 import { keptTexts } from '../citations/kept-texts.js';
 import { figuresOf } from '../citations/text-terms.js';
-import { readJsonAnswer } from '../json-answer.js';
-import { callModel, interruption, type SessionContext } from '../session-context.js';
-import { strictJsonSchema } from '../strict-schema.js';
+import { interruption, type SessionContext } from '../session-context.js';
 import { errorText } from '../tools/tool-result.js';
 
 const ANSWER = z.object({
@@ -19,7 +18,6 @@ const ANSWER = z.object({
     }),
   ),
 });
-const SCHEMA = strictJsonSchema(ANSWER);
 /** The one call's time: charts are a view of the report, never worth holding its delivery long. */
 const CHART_CALL_MS = 60_000;
 
@@ -100,19 +98,13 @@ function citedFigures(markdown: string): Map<number, Set<string>> {
 }
 
 async function proposeCharts(ctx: SessionContext, markdown: string, until: number) {
-  const system = ctx.deps.prompts.render('report-charts', { answer_schema: JSON.stringify(SCHEMA) });
-  const response = await callModel(ctx, {
+  const answer = await askForJson(ctx, {
+    prompt: 'report-charts',
     purpose: 'report_charts',
-    model: ctx.settings.models.agent,
-    messages: [
-      { role: 'system', content: system.text },
-      { role: 'user', content: markdown },
-    ],
-    maxTokens: system.settings.maxTokens,
-    jsonSchema: { name: 'report_charts', schema: SCHEMA },
+    answer: ANSWER,
+    user: markdown,
     until,
+    what: 'the charts',
   });
-  const read = readJsonAnswer(response.text, ANSWER);
-  if ('problem' in read) throw new Error(`the charts could not be read: ${read.problem}`);
-  return read.value.charts;
+  return answer.charts;
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { readJsonAnswer } from '../json-answer.js';
-import { callModel, interruption, type SessionContext } from '../session-context.js';
-import { strictJsonSchema } from '../strict-schema.js';
+import { askForJson } from '../ask-for-json.js';
+import { interruption, type SessionContext } from '../session-context.js';
 import { errorText } from '../tools/tool-result.js';
 import { bestEvidence, type Evidence, readClaim } from './claim-evidence.js';
 import type { SourceSentences } from './source-sentences.js';
@@ -17,7 +16,6 @@ export interface CrossLanguageClaim {
 const ANSWER = z.object({
   claims: z.array(z.object({ claim: z.number().int(), terms: z.array(z.string()) })),
 });
-const SCHEMA = strictJsonSchema(ANSWER);
 /** Claims asked about in one call at most (the rest are located by their figures alone). */
 export const MOST_CLAIMS = 40;
 const SOURCE_START_CHARS = 160;
@@ -90,26 +88,20 @@ export async function crossLanguageTerms(
   until: number,
 ): Promise<string[][]> {
   const asked = claims.slice(0, MOST_CLAIMS);
-  const system = ctx.deps.prompts.render('citation-terms', { answer_schema: JSON.stringify(SCHEMA) });
   const user = asked
     .map(
       (c, i) =>
         `Claim ${i + 1}: ${c.claim}\nSource starts: ${c.sourceStart.replace(/\s+/g, ' ').slice(0, SOURCE_START_CHARS)}`,
     )
     .join('\n\n');
-  const response = await callModel(ctx, {
+  const answer = await askForJson(ctx, {
+    prompt: 'citation-terms',
     purpose: 'citation_terms',
-    model: ctx.settings.models.agent,
-    messages: [
-      { role: 'system', content: system.text },
-      { role: 'user', content: user },
-    ],
-    maxTokens: system.settings.maxTokens,
-    jsonSchema: { name: 'citation_terms', schema: SCHEMA },
+    answer: ANSWER,
+    user,
     until,
+    what: 'the terms',
   });
-  const read = readJsonAnswer(response.text, ANSWER);
-  if ('problem' in read) throw new Error(`the terms could not be read: ${read.problem}`);
-  const byClaim = new Map(read.value.claims.map((c) => [c.claim, c.terms.slice(0, TERMS_PER_CLAIM)]));
+  const byClaim = new Map(answer.claims.map((c) => [c.claim, c.terms.slice(0, TERMS_PER_CLAIM)]));
   return claims.map((_, i) => byClaim.get(i + 1) ?? []);
 }
