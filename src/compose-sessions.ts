@@ -134,6 +134,7 @@ export function composeSessions(
     policies: store.policies,
     standing: options.standing,
     backend: { name: current.plugin.name, searchesWebItself: current.plugin.searchesItself },
+    log: logger,
   });
   const service = new SessionService({
     sessions: store.sessions,

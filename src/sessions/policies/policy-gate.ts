@@ -1,3 +1,4 @@
+import type { Logger } from '../../ports/logger.js';
 import type { ResearchRequest } from '../../ports/research.js';
 import type { PolicyPlace, PolicyStore } from '../records/policy-store.js';
 import { type ChannelPolicy, policyRefusal, type StoredPolicy } from './channel-policy.js';
@@ -46,6 +47,7 @@ export class PolicyGate {
       standing?: Standing;
       /** The backend new research uses, and whether it always searches the web itself (a hosted one). */
       backend: { name: string; searchesWebItself: boolean };
+      log?: Logger;
     },
   ) {}
 
@@ -62,7 +64,11 @@ export class PolicyGate {
             { teamId: place.teamId, userId: request.requester },
             groupsOf(stored.policy),
           )) ?? standing;
-      } catch {
+      } catch (err) {
+        this.deps.log?.warn(
+          { err, channel: place.channelId },
+          "could not ask Slack for a person's standing under a channel policy",
+        );
         return {
           place,
           stored,
