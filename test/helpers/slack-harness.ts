@@ -149,8 +149,20 @@ export async function eventually<T>(
   }
 }
 
+/** Rows of a query on the harness's database, for assertions. */
+export async function queryRows<T>(h: SlackHarness, sql: string, params: unknown[] = []): Promise<T[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: h.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
 /** Sessions as the database has them, for assertions. */
-export async function storedSessions(h: SlackHarness): Promise<
+export function storedSessions(h: SlackHarness): Promise<
   {
     id: string;
     status: string;
@@ -160,16 +172,9 @@ export async function storedSessions(h: SlackHarness): Promise<
     has_report: boolean;
   }[]
 > {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: h.env.DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT id, status, turn, question, delivery_note, report IS NOT NULL AS has_report
-       FROM sessions ORDER BY created_at`,
-    );
-    return rows;
-  } finally {
-    await client.end();
-  }
+  return queryRows(
+    h,
+    `SELECT id, status, turn, question, delivery_note, report IS NOT NULL AS has_report
+     FROM sessions ORDER BY created_at`,
+  );
 }

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { io } from '../helpers/io.js';
-import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
+import { eventually, queryRows, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
 import {
   buttonClick,
   eventCallback,
@@ -29,16 +28,6 @@ afterEach(async () => {
 
 let tsCounter = 0;
 const userTs = () => `1800001100.${String(++tsCounter).padStart(6, '0')}`;
-
-async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 /** What people do in the fake Slack against one `serve` process. */
 function people(h: SlackHarness, url: string) {
@@ -172,7 +161,7 @@ describe('channel policies in Slack', () => {
           "Only a workspace admin, or someone an admin named to manage this channel's research policy, can change it.",
       },
     });
-    expect(await query(h.env.DATABASE_URL, 'SELECT 1 FROM channel_policies')).toHaveLength(0);
+    expect(await queryRows(h!, 'SELECT 1 FROM channel_policies')).toHaveLength(0);
     expect((await submit('UADMIN')).status).toBe(200);
     await eventually(() => p.privately('C2', 'UADMIN').some((t) => t.startsWith('Saved.')), 5000, 'saved');
 
@@ -225,10 +214,7 @@ describe('channel policies in Slack', () => {
     );
     expect(moreRefused.body.text).toBe(refusal);
 
-    const [schedule] = await query<{ next_run_at: Date }>(
-      h.env.DATABASE_URL,
-      'SELECT next_run_at FROM schedules',
-    );
+    const [schedule] = await queryRows<{ next_run_at: Date }>(h!, 'SELECT next_run_at FROM schedules');
     now = schedule!.next_run_at.getTime() + 5000;
     const said = await eventually(
       () =>
@@ -240,7 +226,7 @@ describe('channel policies in Slack', () => {
     );
     expect(render(said)).toContain(refusal);
     expect(render(said)).not.toMatch(/<@U|<!/);
-    const sessions = await query<{ requester: string }>(h.env.DATABASE_URL, 'SELECT requester FROM sessions');
+    const sessions = await queryRows<{ requester: string }>(h!, 'SELECT requester FROM sessions');
     expect(sessions.map((s) => s.requester)).toEqual(['UANN']);
 
     // One audit row per action, as CSV, with no question or page text.
@@ -279,8 +265,7 @@ describe('channel policies in Slack', () => {
         ),
       ),
     );
-    const sessions = () =>
-      query<{ reserved_usd: number }>(h!.env.DATABASE_URL, 'SELECT reserved_usd FROM sessions');
+    const sessions = () => queryRows<{ reserved_usd: number }>(h!, 'SELECT reserved_usd FROM sessions');
     const replies = () =>
       h!.slack.responses.filter((r) => /\/b\d+$/.test(r.url)).map((r) => String(r.body.text));
     await eventually(

@@ -1,10 +1,9 @@
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { io } from '../helpers/io.js';
-import { eventually, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
+import { eventually, queryRows, type SlackHarness, slackHarness } from '../helpers/slack-harness.js';
 import {
   buttonClick,
   eventCallback,
@@ -25,15 +24,8 @@ const PAGES = {
   'topic 1': ['Spring tides happen at new and full moon, when the sun and the moon pull together.'],
 };
 
-async function count(url: string, sql: string, params: unknown[] = []): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rowCount ?? 0;
-  } finally {
-    await client.end();
-  }
-}
+const count = async (h: SlackHarness, sql: string, params: unknown[] = []) =>
+  (await queryRows(h, sql, params)).length;
 
 /** The harness with a new install's defaults (plan review wait, canvases), and what people do in it. */
 async function deleting() {
@@ -86,13 +78,12 @@ describe('deleting a report in Slack', () => {
   it('removes its canvas, file and messages through 429s, and it is gone from find, Home, ask and reuse; others may not', async () => {
     const { h, app, command, research, clickDelete } = await deleting();
     const { root, summary, sessionId } = await research('How do tides work?', 'UANN');
-    const url = h.env.DATABASE_URL;
     expect(h.slack.canvases.filter((c) => !c.deleted)).toHaveLength(1);
 
     expect(await command('find tides', 'UANN', 'find-before')).toContain('How do tides work?');
     const refused = await clickDelete(summary, 'UBOB', 'C1', root.ts, 'bob');
     expect(refused.body.text).toBe('Only <@UANN> (who asked) or a workspace admin can delete this report.');
-    expect(await count(url, 'SELECT 1 FROM sessions WHERE deleted_at IS NOT NULL')).toBe(0);
+    expect(await count(h, 'SELECT 1 FROM sessions WHERE deleted_at IS NOT NULL')).toBe(0);
 
     // Slack limits every removal for a while: they are retried until done.
     h.slack.fault({
@@ -123,12 +114,12 @@ describe('deleting a report in Slack', () => {
     expect(h.slack.calls.some((c) => c.error === 'fault:ratelimited')).toBe(true);
     // Its rows: content gone, the tombstone says who.
     expect(
-      await count(url, "SELECT 1 FROM sessions WHERE id = $1 AND question = '' AND report IS NULL", [
+      await count(h, "SELECT 1 FROM sessions WHERE id = $1 AND question = '' AND report IS NULL", [
         sessionId,
       ]),
     ).toBe(1);
-    expect(await count(url, 'SELECT 1 FROM checkpoints WHERE session_id = $1', [sessionId])).toBe(0);
-    expect(await count(url, 'SELECT 1 FROM session_sources WHERE session_id = $1', [sessionId])).toBe(0);
+    expect(await count(h, 'SELECT 1 FROM checkpoints WHERE session_id = $1', [sessionId])).toBe(0);
+    expect(await count(h, 'SELECT 1 FROM session_sources WHERE session_id = $1', [sessionId])).toBe(0);
 
     // Gone from find, Home, ask and reuse.
     expect(await command('find tides', 'UANN', 'find')).not.toContain('How do tides work?');

@@ -46,21 +46,19 @@ export class ChannelPolicies {
 
   /** Whether `actor` may change this channel's policy (and, if not an admin, not who manages it). */
   async mayChange(actor: PolicyActor, place: PolicyPlace): Promise<'admin' | 'manager' | false> {
-    if (await actor.isAdmin()) return 'admin';
-    const current = await this.deps.store.get(place);
-    return current?.policy.managers.includes(actor.id) ? 'manager' : false;
+    return roleOf(actor, await this.deps.store.get(place));
   }
 
   /** Sets the channel's policy, or (`null`) clears it; the sentence says why not. */
   async change(actor: PolicyActor, place: PolicyPlace, policy: ChannelPolicy | null): Promise<PolicyChanged> {
-    const may = await this.mayChange(actor, place);
+    const current = await this.deps.store.get(place);
+    const may = await roleOf(actor, current);
     if (!may)
       return {
         done: false,
         sentence:
           "Only a workspace admin, or someone an admin named to manage this channel's research policy, can change it.",
       };
-    const current = await this.deps.store.get(place);
     if (may === 'manager' && !sameManagers(current?.policy.managers ?? [], policy?.managers ?? []))
       return {
         done: false,
@@ -68,13 +66,10 @@ export class ChannelPolicies {
       };
     const problem = policy && (policyProblem(policy) ?? this.unknownNames(policy));
     if (problem) return { done: false, sentence: problem };
-    let stored: StoredPolicy | null = null;
-    if (policy) {
-      await this.deps.store.set(place, policy, actor.id);
-      stored = await this.deps.store.get(place);
-    } else if (!(await this.deps.store.clear(place))) {
+    if (!policy && !current)
       return { done: false, sentence: 'This channel has no research policy to clear.' };
-    }
+    const stored = policy ? await this.deps.store.set(place, policy, actor.id) : null;
+    if (!policy) await this.deps.store.clear(place);
     await this.deps.audit?.({
       actor: actor.id,
       action: 'policy.changed',
@@ -101,6 +96,15 @@ export class ChannelPolicies {
   }
 }
 
+async function roleOf(
+  actor: PolicyActor,
+  current: StoredPolicy | null,
+): Promise<'admin' | 'manager' | false> {
+  if (await actor.isAdmin()) return 'admin';
+  return current?.policy.managers.includes(actor.id) ? 'manager' : false;
+}
+
 function sameManagers(a: string[], b: string[]): boolean {
-  return a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+  const other = new Set(b);
+  return a.length === other.size && a.every((x) => other.has(x));
 }

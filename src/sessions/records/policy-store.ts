@@ -20,16 +20,16 @@ export class PolicyStore {
     return rows[0] ? toStored(rows[0]) : null;
   }
 
-  /** Sets (or replaces) a channel's policy; the version it now has. */
-  async set(place: PolicyPlace, policy: ChannelPolicy, by: string): Promise<number> {
+  /** Sets (or replaces) a channel's policy; as it now stands (its version one more). */
+  async set(place: PolicyPlace, policy: ChannelPolicy, by: string): Promise<StoredPolicy> {
     const { rows } = await this.db.query(
       `INSERT INTO channel_policies (team_id, channel_id, policy, updated_by) VALUES ($1, $2, $3, $4)
        ON CONFLICT (team_id, channel_id) DO UPDATE SET policy = EXCLUDED.policy,
          version = channel_policies.version + 1, updated_by = EXCLUDED.updated_by, updated_at = now()
-       RETURNING version`,
+       RETURNING *`,
       [place.teamId ?? '', place.channelId, JSON.stringify(policy), by],
     );
-    return rows[0].version;
+    return toStored(rows[0]);
   }
 
   /** The channel goes back to the app as set up; whether it had a policy. */
