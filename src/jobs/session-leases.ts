@@ -37,8 +37,12 @@ export class SessionLeases {
     private readonly origins: ('slack' | 'cli')[] = ['slack', 'cli'],
   ) {}
 
-  /** Only sessions submitted to the queue are jobs: a session the CLI runs in its own process is never taken. */
-  async claim(): Promise<Claim | null> {
+  /**
+   * Only sessions submitted to the queue are jobs: a session the CLI runs in its own process is never taken.
+   * `running` are the sessions this worker runs now: when its own lease lapsed (a stalled event loop, a slow
+   * database) it must not take one of them a second time; its next heartbeat renews it, or finds it taken.
+   */
+  async claim(running: readonly string[] = []): Promise<Claim | null> {
     const { rows } = await this.pool.query(
       `UPDATE sessions SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2),
          attempts = attempts + 1, updated_at = now()
@@ -46,11 +50,12 @@ export class SessionLeases {
          SELECT id FROM sessions
          WHERE ${waiting('$4')}
            AND origin = ANY($3::text[])
+           AND NOT (id = ANY($5::uuid[]))
          ORDER BY queued_at NULLS LAST, created_at
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
        RETURNING id, attempts`,
-      [this.owner, this.leaseMs / 1000, this.origins, RUNNABLE],
+      [this.owner, this.leaseMs / 1000, this.origins, RUNNABLE, running],
     );
     return rows[0] ? { id: rows[0].id, attempts: rows[0].attempts } : null;
   }

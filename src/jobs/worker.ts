@@ -81,7 +81,7 @@ export function startWorker(deps: WorkerDeps, options: WorkerOptions): Worker {
       }
       let claim: Claim | null = null;
       if (active.size < options.concurrency) {
-        claim = await deps.leases.claim().then(
+        claim = await deps.leases.claim([...active.keys()]).then(
           (found) => {
             claims.ok();
             return found;

@@ -120,7 +120,9 @@ describe('research session', () => {
     const outcome = await run(h, testSettings({ timeBudgetMs: budget }), QUESTION);
     const elapsed = Date.now() - started;
     llm.assertDone();
-    expect(elapsed).toBeLessThan(budget + 500);
+    // The hung calls would take 60 s: ending well before that proves the budget cut them (a margin, not a
+    // stopwatch, so a busy machine passes too).
+    expect(elapsed).toBeLessThan(budget + 15_000);
     expect(outcome.kind).toBe('done');
     if (outcome.kind !== 'done') return;
     expect(outcome.report.partial).not.toBeNull();

@@ -38,4 +38,19 @@ describe('session leases', () => {
     // Nothing else is queued: the inline session, unleased and "running", must still not be taken.
     expect(await leases.claim()).toBeNull();
   });
+
+  it('does not take a second time a session its own worker still runs when that lease lapsed', async () => {
+    const id = await submit(db);
+    const leases = new SessionLeases(db.pool, 'stalled', 1);
+    expect((await leases.claim())?.id).toBe(id);
+    // A 1 ms lease has lapsed by the time Postgres answers the next statement.
+    await db.pool.query('SELECT pg_sleep(0.01)');
+    expect(await leases.claim([id])).toBeNull();
+    expect(await leases.heartbeat(id)).toEqual({ held: true, cancelRequested: false });
+    // Another worker may take it over once it lapses again; the first then learns it lost it.
+    await db.pool.query('SELECT pg_sleep(0.01)');
+    const other = await new SessionLeases(db.pool, 'other', 30_000).claim();
+    expect(other).toEqual({ id, attempts: 2 });
+    expect((await leases.heartbeat(id)).held).toBe(false);
+  });
 });
