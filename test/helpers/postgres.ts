@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -36,11 +36,24 @@ export async function emptyPostgres(): Promise<Database> {
   return openDatabase({ url: withDatabase(admin, name), dataDir: '' });
 }
 
-/** The embedded default on a throwaway data directory. */
-export async function embeddedPglite(): Promise<Database & { cleanup(): void }> {
+/** PGlite on its own folder (`dataDir`, to open again as a restarted process would). */
+export type EmbeddedTestDatabase = Database & { dataDir: string; cleanup(): void };
+
+/** The embedded default on a throwaway data directory, migrated (a copy of the run's template). */
+export function embeddedPglite(): Promise<EmbeddedTestDatabase> {
+  return pgliteCopy(inject('pgliteMigrated'));
+}
+
+/** The embedded default on a throwaway data directory with no migration applied, for migration tests. */
+export function emptyPglite(): Promise<EmbeddedTestDatabase> {
+  return pgliteCopy(inject('pgliteEmpty'));
+}
+
+async function pgliteCopy(template: string): Promise<EmbeddedTestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'pglite-'));
+  cpSync(join(template, 'pglite'), join(dir, 'pglite'), { recursive: true });
   const db = await openDatabase({ dataDir: dir });
-  return { ...db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { ...db, dataDir: dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, '../../migrations');

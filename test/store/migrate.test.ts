@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrate.js';
-import { embeddedPglite, emptyPostgres, MIGRATIONS_DIR } from '../helpers/postgres.js';
+import { emptyPglite, emptyPostgres, MIGRATIONS_DIR } from '../helpers/postgres.js';
 
 const opened: Database[] = [];
 afterAll(async () => {
@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe.each([
   ['real Postgres', emptyPostgres],
-  ['embedded PGlite', embeddedPglite],
+  ['embedded PGlite', emptyPglite],
 ])('migrations on %s', (_name, open) => {
   it('apply in order once, and a second run is a no-op', async () => {
     const db = await open();

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { insertRunning } from '../../src/sessions/records/insert-session.js';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { type Database, openDatabase } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
 import { SOURCE_TEXT_CAP, SourceTextStore } from '../../src/store/source-text-store.js';
-import { MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../helpers/postgres.js';
 import { testRetention } from '../helpers/session-room.js';
 
 /** A database, and how to open it again as a restarted process would. */
@@ -20,14 +16,8 @@ async function postgres(): Promise<Reopenable> {
 }
 
 async function pglite(): Promise<Reopenable> {
-  const dir = mkdtempSync(join(tmpdir(), 'pglite-sources-'));
-  const db = await openDatabase({ dataDir: dir });
-  await migrate(db.pool, MIGRATIONS_DIR);
-  return {
-    db,
-    reopen: () => openDatabase({ dataDir: dir }),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const db = await embeddedPglite();
+  return { db, reopen: () => openDatabase({ dataDir: db.dataDir }), cleanup: db.cleanup };
 }
 
 const page = (text: string) => ({
