@@ -56,7 +56,7 @@ export async function submit(db: Database, question = 'What about topics?'): Pro
 
 export async function waitFor<T>(
   check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
