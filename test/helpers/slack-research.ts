@@ -1,12 +1,14 @@
+import { FINISHED } from '../../src/sessions/records/session-status.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import type { SlackHarness } from './slack-harness.js';
-import { eventually } from './slack-harness.js';
+import { eventually, queryRows } from './slack-harness.js';
 import { buttonClick, FORM, signedPost, slashCommand } from './slack-requests.js';
 
 /**
  * `/research <question>` as a new install has it (the plan waits for review):
  * [Start now] is clicked on the plan, and the thread's root and summary are
- * returned once the report is out.
+ * returned once the report is out and the session at rest (its delivery
+ * settles after the summary is shown).
  */
 export async function researchReviewed(
   h: SlackHarness,
@@ -46,5 +48,16 @@ export async function researchReviewed(
     60_000,
     'the summary',
   );
-  return { root, summary, sessionId: String(start.value) };
+  const sessionId = String(start.value);
+  await eventually(
+    async () => {
+      const [row] = await queryRows<{ status: string }>(h, 'SELECT status FROM sessions WHERE id = $1', [
+        sessionId,
+      ]);
+      return row && (FINISHED as readonly string[]).includes(row.status);
+    },
+    30_000,
+    'the session at rest',
+  );
+  return { root, summary, sessionId };
 }

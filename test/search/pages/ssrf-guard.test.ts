@@ -21,7 +21,7 @@ const resolve: Resolve = async (host) =>
 
 let server: Awaited<ReturnType<typeof pageServer>>;
 const strict = new HttpPageReader({ resolve });
-const read = (url: string) => strict.read(url, { signal: AbortSignal.timeout(5000) });
+const read = (url: string) => strict.read(url, { signal: AbortSignal.timeout(30_000) });
 
 beforeAll(async () => {
   server = await pageServer({
@@ -120,7 +120,7 @@ describe('the SSRF guard', () => {
   it('reads a local server when private addresses are allowed (ALLOW_PRIVATE_URLS=true)', async () => {
     const open = new HttpPageReader({ resolve, allowPrivate: true });
     const result = await open.read(`http://localhost:${server.port}/secret`, {
-      signal: AbortSignal.timeout(5000),
+      signal: AbortSignal.timeout(30_000),
     });
     open.close();
     expect(result.ok && result.page.text).toContain('internal admin credentials');
@@ -155,7 +155,7 @@ describe('DNS rebinding', () => {
     const hitsBefore = server.hits.length;
     try {
       const result = await reader.read(`http://rebind.example.com:${server.port}/secret`, {
-        signal: AbortSignal.timeout(5000),
+        signal: AbortSignal.timeout(30_000),
       });
       expect(result).toEqual({
         ok: false,

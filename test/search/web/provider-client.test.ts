@@ -26,8 +26,9 @@ describe('ProviderClient', () => {
     const shared = client();
     const started = Date.now();
     const first = shared.request({ url: 'https://search.example/a' }, shape, AbortSignal.timeout(5000));
-    // The second caller starts after the 429 has been received.
-    await new Promise((r) => setTimeout(r, 100));
+    // The second caller starts once the 429 has been received (waited on, as a busy machine may take long).
+    const paused = () => (shared as unknown as { pausedUntil: number }).pausedUntil > 0;
+    while (!paused()) await new Promise((r) => setTimeout(r, 5));
     const second = shared.request({ url: 'https://search.example/b' }, shape, AbortSignal.timeout(5000));
     await Promise.all([first, second]);
     expect(seen[0]! - started).toBeGreaterThanOrEqual(950);

@@ -107,18 +107,22 @@ describe.each([
     const bob = await add(slot, 'bob');
     const refused = { started: false as const, refusal: { kind: 'too_many' as const, active: 2, limit: 2 } };
     const order: string[] = [];
-    const admitted = await runDueSlots(
-      {
-        ...deps,
-        service: {
-          queue: async (request, opening) => {
-            order.push(request.session.requester);
-            return request.session.requester === 'ana' ? refused : deps.service.queue(request, opening);
+    const pass = () =>
+      runDueSlots(
+        {
+          ...deps,
+          service: {
+            queue: async (request, opening) => {
+              order.push(request.session.requester);
+              return request.session.requester === 'ana' ? refused : deps.service.queue(request, opening);
+            },
           },
         },
-      },
-      new Date(slot.getTime() + 1000),
-    );
+        new Date(slot.getTime() + 1000),
+      );
+    // A pass stops after its time budget (a busy machine may need more than one to take every slot).
+    let admitted = 0;
+    for (let passes = 0; order.length < 121 && passes < 20; passes++) admitted += await pass();
     expect(admitted).toBe(1);
     expect(order).toHaveLength(121);
     // Bob's slot is taken in the first turn (after Ana's earliest), not after her 120.

@@ -38,14 +38,18 @@ describe('EditScheduler', () => {
     const { calls, send } = recorder();
     const scheduler = new EditScheduler(send, { minIntervalMs: 200, perMinute: 100, logger: silentLogger });
     const t = target('T1', '1.0');
+    const started = Date.now();
     for (let i = 1; i <= 30; i++) {
       scheduler.update(t, msg(`state ${i}`));
       await wait(15);
     }
     await scheduler.flush(t);
+    const elapsed = Date.now() - started;
     scheduler.stop();
     expect(calls.at(-1)!.text).toBe('state 30');
-    expect(calls.length).toBeLessThanOrEqual(4);
+    // About 450 ms of updates: 4 edits on an idle machine; however long a busy one takes, one per 200 ms.
+    expect(calls.length).toBeLessThanOrEqual(Math.floor(elapsed / 195) + 1);
+    expect(calls.length).toBeLessThan(15);
     for (let i = 1; i < calls.length; i++)
       expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(195);
   });
