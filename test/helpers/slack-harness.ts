@@ -141,10 +141,12 @@ export async function eventually<T>(
   what = 'condition',
 ): Promise<NonNullable<T>> {
   const started = Date.now();
+  // Never less than 30 s: a wait costs nothing while things go well, and a busy two-core machine is slow.
+  const patience = Math.max(timeoutMs, 30_000);
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - started > patience) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

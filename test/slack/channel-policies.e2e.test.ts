@@ -126,10 +126,15 @@ describe('channel policies in Slack', () => {
     );
     expect(h.slack.views).toHaveLength(0);
     // An admin gets the form.
-    expect(await p.command('settings', 'UADMIN', 'C2', 'admin-settings').catch(() => '')).toBe('');
+    await signedPost(
+      app.url,
+      slashCommand('settings', 'UADMIN', h.slack.responseUrl('admin-settings'), { channel_id: 'C2' }),
+      FORM,
+    );
     const form = await eventually(() =>
       h!.slack.views.find((v) => v.view.callback_id === 'channel_policy_form'),
     );
+    expect(h.slack.responses.filter((r) => r.url.endsWith('/admin-settings'))).toEqual([]);
     const metadata = String(form.view.private_metadata);
     const submit = (user: string) =>
       signedPost(
