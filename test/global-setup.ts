@@ -1,9 +1,8 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrate.js';
 import { type ThrowawayCluster, throwawayCluster } from './helpers/throwaway-cluster.js';
 
@@ -11,9 +10,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
     pgTemplate: string;
-    /** PGlite data folders to copy: a new database (initdb done) and one migrated. */
-    pgliteEmpty: string;
-    pgliteMigrated: string;
+    /** Where the first test that opens PGlite leaves its template folders for the others (test/helpers/postgres.ts). */
+    pgliteTemplates: string;
   }
 }
 
@@ -38,9 +36,8 @@ export default async function setup(project: TestProject) {
   await pool.end();
   project.provide('pgAdminUrl', admin);
   project.provide('pgTemplate', template);
-  const pglite = await pgliteTemplates();
-  project.provide('pgliteEmpty', pglite.empty);
-  project.provide('pgliteMigrated', pglite.migrated);
+  const pgliteTemplates = mkdtempSync(join(tmpdir(), 'pglite-templates-'));
+  project.provide('pgliteTemplates', pgliteTemplates);
 
   return async () => {
     const client = new pg.Client({ connectionString: admin });
@@ -52,23 +49,8 @@ export default async function setup(project: TestProject) {
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.end();
     cluster?.destroy();
-    for (const dir of [pglite.empty, pglite.migrated]) rmSync(dir, { recursive: true, force: true });
+    rmSync(pgliteTemplates, { recursive: true, force: true });
   };
-}
-
-/**
- * PGlite's first open of a folder runs initdb: 3 s on an idle machine, over 20 s on a busy one, which
- * pushed the tests that open it past their time. They copy these folders instead (a reopen takes a second).
- */
-async function pgliteTemplates(): Promise<{ empty: string; migrated: string }> {
-  const empty = mkdtempSync(join(tmpdir(), 'pglite-empty-'));
-  await (await openDatabase({ dataDir: empty })).close();
-  const migrated = mkdtempSync(join(tmpdir(), 'pglite-migrated-'));
-  cpSync(join(empty, 'pglite'), join(migrated, 'pglite'), { recursive: true });
-  const db = await openDatabase({ dataDir: migrated });
-  await migrate(db.pool, join(import.meta.dirname, '../migrations'));
-  await db.close();
-  return { empty, migrated };
 }
 
 export function withDatabase(url: string, database: string): string {

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../src/sessions/records/session-store.js';
 import type { Database } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { testSettings } from '../helpers/engine-harness.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../helpers/postgres.js';
 import { agentsState } from '../helpers/session-room.js';
 import { submit, waitFor, worker } from '../helpers/worker-harness.js';
 
@@ -126,7 +125,6 @@ describe('worker on the embedded database', () => {
   it('stops a session cancelled in the same process at once (the embedded socket passes no notifications)', async () => {
     const lite = await embeddedPglite();
     try {
-      await migrate(lite.pool, MIGRATIONS_DIR);
       const liteStore = new SessionStore(lite.pool);
       const lifecycle = new SessionLifecycle(lite.pool, 24);
       const id = await submit(lite);
@@ -158,7 +156,6 @@ describe('worker on the embedded database', () => {
   it('runs a queued session to its report on PGlite', async () => {
     const lite = await embeddedPglite();
     try {
-      await migrate(lite.pool, MIGRATIONS_DIR);
       const liteStore = new SessionStore(lite.pool);
       const id = await submit(lite);
       const w = worker(lite, new RuleLlm(), 'lite');

@@ -5,8 +5,7 @@ import { type Admission, type AdmissionRules, SessionAdmission } from '../../src
 import { SessionLifecycle } from '../../src/sessions/records/session-lifecycle.js';
 import { SpendStore } from '../../src/sessions/records/spend-store.js';
 import type { Database } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrate.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../helpers/postgres.js';
 
 describe.each([
   ['real Postgres', realPostgres],
@@ -17,7 +16,6 @@ describe.each([
 
   beforeAll(async () => {
     db = await open();
-    await migrate(db.pool, MIGRATIONS_DIR);
     admission = new SessionAdmission(db.pool, 24);
   });
   afterAll(async () => {

@@ -13,10 +13,9 @@ import type { SlackApi } from '../../src/slack/api/slack-api.js';
 import { slackFileFetcher } from '../../src/slack/shared-files.js';
 import type { Database } from '../../src/store/database.js';
 import { FileReadStore } from '../../src/store/file-read-store.js';
-import { migrate } from '../../src/store/migrate.js';
 import { SourceTextStore } from '../../src/store/source-text-store.js';
 import { makeDocx } from '../helpers/make-docx.js';
-import { MIGRATIONS_DIR, realPostgres } from '../helpers/postgres.js';
+import { realPostgres } from '../helpers/postgres.js';
 import { insertSession } from '../helpers/sessions.js';
 
 /** Slack's file host, as far as reading files goes: what it serves, and every download asked of it. */
@@ -42,7 +41,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   db = await realPostgres();
-  await migrate(db.pool, MIGRATIONS_DIR);
 });
 afterAll(async () => {
   await reader.close();

@@ -7,9 +7,8 @@ import { ingestDocuments } from '../../../src/search/knowledge/ingest-documents.
 import { KnowledgeStore } from '../../../src/search/knowledge/knowledge-store.js';
 import { DocumentReader } from '../../../src/search/read/document-reader.js';
 import type { Database } from '../../../src/store/database.js';
-import { migrate } from '../../../src/store/migrate.js';
 import { makePdf } from '../../helpers/make-pdf.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../../helpers/postgres.js';
 
 const HEATING = `---
 title: Office heating policy
@@ -56,7 +55,6 @@ describe.each([
 
   beforeAll(async () => {
     db = await open();
-    await migrate(db.pool, MIGRATIONS_DIR);
     store = new KnowledgeStore(db.pool);
     dir = mkdtempSync(join(tmpdir(), 'kb-'));
     mkdirSync(join(dir, 'handbook/.drafts'), { recursive: true });

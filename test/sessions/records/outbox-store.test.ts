@@ -4,8 +4,7 @@ import { OutboxStore } from '../../../src/sessions/records/outbox-store.js';
 import { SessionLifecycle } from '../../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../../src/sessions/records/session-store.js';
 import type { Database } from '../../../src/store/database.js';
-import { migrate } from '../../../src/store/migrate.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../../helpers/postgres.js';
 import { insertSession } from '../../helpers/sessions.js';
 
 const post = (role: string, essential = false): OutboxIntent => ({
@@ -33,7 +32,6 @@ describe.each([
   let outbox: OutboxStore;
   beforeAll(async () => {
     db = await open();
-    await migrate(db.pool, MIGRATIONS_DIR);
     outbox = new OutboxStore(db.pool, 24);
   });
   afterAll(async () => {

@@ -4,10 +4,9 @@ import { FeedbackStore } from '../../../src/sessions/records/feedback-store.js';
 import { SessionLifecycle } from '../../../src/sessions/records/session-lifecycle.js';
 import { SessionStore } from '../../../src/sessions/records/session-store.js';
 import type { Database } from '../../../src/store/database.js';
-import { migrate } from '../../../src/store/migrate.js';
 import { ScriptedLlm } from '../../fakes/scripted-llm.js';
 import { harness, run, testSettings } from '../../helpers/engine-harness.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../../helpers/postgres.js';
 import { corpusTools, standardScript } from '../../helpers/scenario.js';
 import { testRetention } from '../../helpers/session-room.js';
 import { insertSession, type TestSession } from '../../helpers/sessions.js';
@@ -21,7 +20,6 @@ describe.each([
 
   beforeAll(async () => {
     db = await open();
-    await migrate(db.pool, MIGRATIONS_DIR);
     store = new SessionStore(db.pool);
   });
   afterAll(async () => {

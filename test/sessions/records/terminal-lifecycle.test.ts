@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TerminalLifecycle } from '../../../src/sessions/records/terminal-lifecycle.js';
 import type { Database } from '../../../src/store/database.js';
-import { migrate } from '../../../src/store/migrate.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../../helpers/postgres.js';
 import { insertSession, type TestSession } from '../../helpers/sessions.js';
 
 describe.each([
@@ -13,7 +12,6 @@ describe.each([
   let terminals: TerminalLifecycle;
   beforeAll(async () => {
     db = await open();
-    await migrate(db.pool, MIGRATIONS_DIR);
     terminals = new TerminalLifecycle(db.pool, 30_000);
   });
   afterAll(async () => {

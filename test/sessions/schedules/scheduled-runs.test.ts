@@ -6,8 +6,7 @@ import { SessionStore } from '../../../src/sessions/records/session-store.js';
 import { nextSlot, slotSessionId } from '../../../src/sessions/schedules/cadence.js';
 import { runDueSlots, type ScheduledRunsDeps } from '../../../src/sessions/schedules/scheduled-runs.js';
 import type { Database } from '../../../src/store/database.js';
-import { migrate } from '../../../src/store/migrate.js';
-import { embeddedPglite, MIGRATIONS_DIR, realPostgres } from '../../helpers/postgres.js';
+import { embeddedPglite, realPostgres } from '../../helpers/postgres.js';
 import { testService } from '../../helpers/session-room.js';
 
 const opened: Database[] = [];
@@ -18,7 +17,7 @@ afterAll(async () => {
 const WEEKLY = '0 9 * * 1';
 const ZONE = 'America/New_York';
 
-/** Real Postgres, or the embedded database (migrated as a process migrates it). */
+/** Real Postgres, or the embedded database (each a copy of the run's migrated template). */
 let open: () => Promise<Database> = realPostgres;
 
 async function setUp(options: { perUser?: number } = {}) {
@@ -65,7 +64,6 @@ describe.each([
     'embedded PGlite',
     async () => {
       const db = await embeddedPglite();
-      await migrate(db.pool, MIGRATIONS_DIR);
       const close = async () => {
         await db.close();
         db.cleanup();
