@@ -7,6 +7,7 @@ import type { ReportLibrary } from '../sessions/report-library.js';
 import type { ScheduleService } from '../sessions/schedules/schedule-service.js';
 import type { SlackApi } from './api/slack-api.js';
 import type { ChannelMembers } from './channel-members.js';
+import { keyedQueue } from './keyed-queue.js';
 import type { AdminContent } from './render/admin-home.js';
 import { HOME, homeView, newResearchModal } from './render/home-view.js';
 import { noticeMessage } from './render/messages.js';
@@ -19,6 +20,14 @@ const QUERY_MAX = 300;
 const REFRESH_MS = 5_000;
 /** The audit trail's newest actions an admin's Home lists. */
 const AUDIT_ROWS = 15;
+/** People whose search or page this process remembers (the oldest is forgotten first). */
+const SHOWN_MAX = 10_000;
+
+/** What one person's Home shows: a search's words (empty for the listing) and a page. */
+interface Shown {
+  query: string;
+  page: number;
+}
 
 /**
  * The Home tab: published for one person when they open it, search it or
@@ -65,7 +74,7 @@ export class SlackHome {
     const actor = { id: who.userId, mayManage: () => this.deps.api.isAdmin(who.userId), lists: 'Home' };
     const changed = await this.deps.schedules.change(id, actor, change);
     if (!changed.done) this.deps.log.warn({ user: who.userId }, changed.sentence);
-    await this.publish(who.userId, who.teamId);
+    await this.republish(who.userId, who.teamId);
   }
 
   private readonly refreshing = new Map<string, NodeJS.Timeout>();
@@ -75,7 +84,7 @@ export class SlackHome {
     if (!teamId || this.refreshing.has(userId)) return;
     const timer = setTimeout(() => {
       this.refreshing.delete(userId);
-      this.publish(userId, teamId).catch((err) =>
+      this.republish(userId, teamId).catch((err) =>
         this.deps.log.warn({ err, user: userId }, 'could not refresh the Home tab'),
       );
     }, REFRESH_MS);
@@ -98,7 +107,27 @@ export class SlackHome {
     };
   }
 
-  async publish(userId: string, teamId: string, query = '', page = 0): Promise<void> {
+  /** The search or page each person last asked for, which a refresh keeps showing. */
+  private readonly shown = new Map<string, Shown>();
+  /** One person's publications go out in the order they were asked for, so the latest view is the one left. */
+  private readonly inTurn = keyedQueue();
+
+  /** The person's Home as they last left it (their search and page), with what changed since. */
+  private republish(userId: string, teamId: string): Promise<void> {
+    const { query, page } = this.shown.get(`${teamId}:${userId}`) ?? { query: '', page: 0 };
+    return this.publish(userId, teamId, query, page);
+  }
+
+  /** Publishes the person's Home: the listing, or a search's words and a page, which it remembers. */
+  publish(userId: string, teamId: string, query = '', page = 0): Promise<void> {
+    const key = `${teamId}:${userId}`;
+    this.shown.delete(key);
+    this.shown.set(key, { query, page });
+    if (this.shown.size > SHOWN_MAX) this.shown.delete(this.shown.keys().next().value!);
+    return this.inTurn(key, () => this.render(userId, teamId, query, page));
+  }
+
+  private async render(userId: string, teamId: string, query: string, page: number): Promise<void> {
     const { api, library, members, sessions } = this.deps;
     const words = query.slice(0, QUERY_MAX);
     const running = (await sessions.activeSessions(userId)).filter((s) => s.teamId === teamId);

@@ -134,11 +134,11 @@ function recording(logger: Logger, lines: LoggedLine[], bound: Record<string, un
 
 export type { FakeSlack };
 
-/** Polls until `check` returns something truthy. */
+/** Polls until `check` returns something truthy; `what` (or what it says at the end) names it if it never does. */
 export async function eventually<T>(
   check: () => T | Promise<T>,
   timeoutMs = 10_000,
-  what = 'condition',
+  what: string | (() => string) = 'condition',
 ): Promise<NonNullable<T>> {
   const started = Date.now();
   // Never less than 30 s: a wait costs nothing while things go well, and a busy two-core machine is slow.
@@ -146,7 +146,8 @@ export async function eventually<T>(
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() - started > patience) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - started > patience)
+      throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -52,10 +52,14 @@ describe('[Research more]', () => {
     await Promise.all([click('UANN'), click('UANN')]);
     const summaries = () =>
       h!.slack.thread('C1', ts).filter((m: FakeMessage) => render(m).startsWith(':memo:'));
+    let statuses = '';
     await eventually(
-      async () => (await storedSessions(h!)).map((s) => s.status).join() === 'done,done',
+      async () => {
+        statuses = (await storedSessions(h!)).map((s) => s.status).join();
+        return statuses === 'done,done';
+      },
       30_000,
-      'v2',
+      () => `v2 (sessions: ${statuses})`,
     );
     await eventually(() => summaries().length === 2, 10_000, 'the second summary');
     expect(render(summaries()[1]!)).toMatch(/session [0-9a-f-]{36} · version 2_/);
