@@ -13,6 +13,13 @@ import { statusList, USAGE } from './render/status-list.js';
 import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
 
+/**
+ * How long [Research more] waits for the report it continues to finish its
+ * delivery: the button is on the summary, which the thread shows before the
+ * report's file and final edits are in.
+ */
+const DELIVERY_WAIT_MS = 30_000;
+
 export interface SlackSessionsDeps extends SessionStarterDeps {
   api: SlackApi;
   /** The largest shared file research reads (FILE_MAX_MB). */
@@ -195,10 +202,14 @@ export class SlackSessions {
    * and only from the thread's latest research).
    */
   async researchMore(sessionId: string, userId: string): Promise<string | undefined> {
-    const row = await this.deps.sessions.get(sessionId);
+    const asked = await this.deps.sessions.get(sessionId);
+    if (!asked?.teamId || !asked.channelId || !asked.threadTs) return 'That research no longer exists.';
+    if (asked.requester !== userId && !(await this.deps.api.isAdmin(userId)))
+      return `Only <@${asked.requester}> (who asked) or a workspace admin can continue this research.`;
+    const row = await this.delivered(asked);
     if (!row?.teamId || !row.channelId || !row.threadTs) return 'That research no longer exists.';
-    if (row.requester !== userId && !(await this.deps.api.isAdmin(userId)))
-      return `Only <@${row.requester}> (who asked) or a workspace admin can continue this research.`;
+    if (row.status === 'delivering')
+      return 'This report is still being delivered to the thread: click [Research more] again in a minute.';
     const latest = (await this.deps.sessions.threadSessions(row.teamId, row.channelId, row.threadTs))[0];
     if (latest && latest.id !== row.id)
       return 'A later research in this thread already goes on from this one.';
@@ -222,6 +233,17 @@ export class SlackSessions {
     });
     if (refused) await this.deps.sessions.releaseEvent(once);
     return refused;
+  }
+
+  /** The session once its delivery is over (or the wait is), as the store has it then. */
+  private async delivered(row: SessionRow): Promise<SessionRow | null> {
+    const until = Date.now() + DELIVERY_WAIT_MS;
+    let now: SessionRow | null = row;
+    while (now?.status === 'delivering' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250));
+      now = await this.deps.sessions.get(row.id);
+    }
+    return now;
   }
 
   /** [Cancel] and `/research cancel`: the requester or a workspace admin; clicking twice changes nothing. */

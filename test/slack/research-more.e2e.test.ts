@@ -19,6 +19,8 @@ describe('[Research more]', () => {
     const app = await h.start();
     const ts = '1800000800.000001';
     const ask = { type: 'app_mention', channel: 'C1', user: 'UANN', text: '<@UBOT> How do tides work?', ts };
+    // report.md, which goes after the summary, is slow to upload: the first clicks come while it is delivered.
+    const slowFile = h.slack.answerLate('files.completeUploadExternal', 10_000);
     await signedPost(app.url, eventCallback(ask), JSON_TYPE);
     const summary = await eventually(
       () => h!.slack.thread('C1', ts).find((m) => render(m).startsWith(':memo:')),
@@ -49,6 +51,9 @@ describe('[Research more]', () => {
       'Only <@UANN> (who asked) or a workspace admin can continue this research.',
     );
 
+    await slowFile;
+    expect((await storedSessions(h)).map((s) => s.status)).toEqual(['delivering']);
+    // The button waits for the report it continues to be delivered, then goes on (once for two clicks).
     await Promise.all([click('UANN'), click('UANN')]);
     const summaries = () =>
       h!.slack.thread('C1', ts).filter((m: FakeMessage) => render(m).startsWith(':memo:'));
