@@ -118,10 +118,12 @@ export class SlackSessions {
       );
       return;
     }
+    // A report still being delivered (its summary shown, its file on the way) is waited for, not refused as busy.
+    const previous = latest && ((await this.delivered(latest)) ?? latest);
     const early = await this.starter.refusal({ ...message, threadTs }, question);
     // A new research: the discussion it was asked in and the files shared there come with it.
     const context =
-      early || latest
+      early || previous
         ? {}
         : await questionContext(this.deps.api, message, this.deps.fileMaxBytes, this.deps.log);
     const refusal =
@@ -130,13 +132,13 @@ export class SlackSessions {
         ...message,
         threadTs,
         question,
-        turn: (latest?.turn ?? 0) + 1,
+        turn: (previous?.turn ?? 0) + 1,
         // A deleted research is nothing to go on from.
-        previousResearch: latest && !latest.deleted ? previousResearch(latest) : undefined,
+        previousResearch: previous && !previous.deleted ? previousResearch(previous) : undefined,
         ...context,
         role: 'mention',
         roleTs: message.ts,
-        offerReuse: !latest,
+        offerReuse: !previous,
       }));
     if (refusal) {
       await reply(refusal);
