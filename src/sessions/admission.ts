@@ -34,7 +34,7 @@ export interface AdmissionRules {
 export type Refusal =
   | { kind: 'too_many'; active: number; limit: number }
   /** Research in that thread is already under way (or being delivered). */
-  | { kind: 'thread_busy' }
+  | { kind: 'thread_busy'; delivering?: boolean }
   /** The caps leave too little; the sentence has the figures. */
   | { kind: 'spend_cap'; sentence: string }
   /** The question cannot be researched as written; the sentence says what to do. */
@@ -51,7 +51,8 @@ export type Admission =
 /** Where admission figures stand when a request is decided. */
 export interface AdmissionFigures {
   active: number;
-  threadBusy: boolean;
+  /** The thread has research under way, or a report still being delivered to it. */
+  threadBusy: false | 'researching' | 'delivering';
   left: SpendLeft;
   /** The version of the channel's policy now in force (null: none). */
   policyVersion?: number | null;
@@ -67,7 +68,11 @@ export function decideAdmission(figures: AdmissionFigures, rules: AdmissionRules
   const applied = rules.policy?.applied ?? null;
   if (rules.policy && (figures.policyVersion ?? null) !== (applied?.version ?? null))
     return { admitted: false, refusal: { kind: 'policy_changed' } };
-  if (figures.threadBusy) return { admitted: false, refusal: { kind: 'thread_busy' } };
+  if (figures.threadBusy)
+    return {
+      admitted: false,
+      refusal: { kind: 'thread_busy', delivering: figures.threadBusy === 'delivering' },
+    };
   if (figures.active >= rules.perUser)
     return { admitted: false, refusal: { kind: 'too_many', active: figures.active, limit: rules.perUser } };
   const low = rules.costUsd?.[0] ?? null;
@@ -215,9 +220,11 @@ async function figures(db: Queryable, s: Asker, rules: AdmissionRules): Promise<
   const { rows } = await db.query(
     `SELECT
        (SELECT count(*)::int FROM sessions WHERE requester = $1 AND status = ANY($2::text[])) AS active,
-       EXISTS (SELECT 1 FROM sessions WHERE $4::text IS NOT NULL AND team_id IS NOT DISTINCT FROM $3
-                 AND channel_id = $4 AND thread_ts = $5
-                 AND (status = ANY($2::text[]) OR status = 'delivering')) AS busy,
+       (SELECT CASE WHEN bool_or(status = ANY($2::text[])) THEN 'researching' ELSE 'delivering' END
+          FROM sessions WHERE $4::text IS NOT NULL AND team_id IS NOT DISTINCT FROM $3
+           AND channel_id = $4 AND thread_ts = $5
+           AND (status = ANY($2::text[]) OR status = 'delivering')
+        HAVING count(*) > 0) AS busy,
        (SELECT version FROM channel_policies WHERE team_id = COALESCE($3, '') AND channel_id = $4) AS policy`,
     [s.requester, RESEARCHING, s.teamId ?? null, s.channelId ?? null, s.threadTs ?? null],
   );
@@ -228,5 +235,10 @@ async function figures(db: Queryable, s: Asker, rules: AdmissionRules): Promise<
       : undefined;
   const who = { requester: s.requester, teamId: s.teamId ?? null };
   const left = await spendLeft(new SpendStore(db), rules.caps, who, undefined, budget);
-  return { active: rows[0].active, threadBusy: rows[0].busy, left, policyVersion: rows[0].policy ?? null };
+  return {
+    active: rows[0].active,
+    threadBusy: rows[0].busy ?? false,
+    left,
+    policyVersion: rows[0].policy ?? null,
+  };
 }

@@ -7,7 +7,7 @@ import type { SpendStore } from '../sessions/records/spend-store.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SpendCaps } from '../sessions/spend-caps.js';
 import { noticeMessage } from './render/messages.js';
-import { POLICY_CHANGED, THREAD_BUSY, tooManySessions } from './render/refusals.js';
+import { POLICY_CHANGED, THREAD_BUSY, THREAD_DELIVERING, tooManySessions } from './render/refusals.js';
 import { SessionThread } from './thread/session-thread.js';
 
 export interface SessionStarterDeps {
@@ -153,7 +153,7 @@ export class SessionStarter {
 
 /** A refusal as the thread or the person is told it. */
 export function refusalText(refusal: Refusal): string {
-  if (refusal.kind === 'thread_busy') return THREAD_BUSY;
+  if (refusal.kind === 'thread_busy') return refusal.delivering ? THREAD_DELIVERING : THREAD_BUSY;
   if (refusal.kind === 'too_many') return tooManySessions(refusal.active, refusal.limit)!;
   if (refusal.kind === 'policy_changed') return POLICY_CHANGED;
   return refusal.sentence;

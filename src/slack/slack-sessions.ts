@@ -1,6 +1,7 @@
 import { isResearching, STEERABLE } from '../sessions/records/session-status.js';
 import type { SessionRow } from '../sessions/records/session-store.js';
 import { usageSummary } from '../sessions/spend-caps.js';
+import { whenDelivered } from '../sessions/when-delivered.js';
 import type { SlackApi } from './api/slack-api.js';
 import { SlackCallError } from './api/slack-errors.js';
 import { previousResearch } from './follow-up-context.js';
@@ -12,13 +13,6 @@ import { CANNOT_POST } from './render/refusals.js';
 import { statusList, USAGE } from './render/status-list.js';
 import { SessionStarter, type SessionStarterDeps } from './session-starter.js';
 import { closingIntents, threadOf } from './thread/closing-intents.js';
-
-/**
- * How long [Research more] waits for the report it continues to finish its
- * delivery: the button is on the summary, which the thread shows before the
- * report's file and final edits are in.
- */
-const DELIVERY_WAIT_MS = 30_000;
 
 export interface SlackSessionsDeps extends SessionStarterDeps {
   api: SlackApi;
@@ -119,7 +113,7 @@ export class SlackSessions {
       return;
     }
     // A report still being delivered (its summary shown, its file on the way) is waited for, not refused as busy.
-    const previous = latest && ((await this.delivered(latest)) ?? latest);
+    const previous = latest && ((await whenDelivered(this.deps.sessions, latest)) ?? latest);
     const early = await this.starter.refusal({ ...message, threadTs }, question);
     // A new research: the discussion it was asked in and the files shared there come with it.
     const context =
@@ -208,7 +202,7 @@ export class SlackSessions {
     if (!asked?.teamId || !asked.channelId || !asked.threadTs) return 'That research no longer exists.';
     if (asked.requester !== userId && !(await this.deps.api.isAdmin(userId)))
       return `Only <@${asked.requester}> (who asked) or a workspace admin can continue this research.`;
-    const row = await this.delivered(asked);
+    const row = await whenDelivered(this.deps.sessions, asked);
     if (!row?.teamId || !row.channelId || !row.threadTs) return 'That research no longer exists.';
     if (row.status === 'delivering')
       return 'This report is still being delivered to the thread: click [Research more] again in a minute.';
@@ -235,17 +229,6 @@ export class SlackSessions {
     });
     if (refused) await this.deps.sessions.releaseEvent(once);
     return refused;
-  }
-
-  /** The session once its delivery is over (or the wait is), as the store has it then. */
-  private async delivered(row: SessionRow): Promise<SessionRow | null> {
-    const until = Date.now() + DELIVERY_WAIT_MS;
-    let now: SessionRow | null = row;
-    while (now?.status === 'delivering' && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 250));
-      now = await this.deps.sessions.get(row.id);
-    }
-    return now;
   }
 
   /** [Cancel] and `/research cancel`: the requester or a workspace admin; clicking twice changes nothing. */

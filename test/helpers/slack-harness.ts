@@ -3,6 +3,7 @@ import { createLogger } from '../../src/logger.js';
 import type { Llm, LlmPurpose } from '../../src/ports/llm.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { runService, type ServiceOptions } from '../../src/run-service.js';
+import { FINISHED } from '../../src/sessions/records/session-status.js';
 import type { ReportPublished } from '../../src/sessions/session-moments.js';
 import { fakeOpenAiServer } from '../fakes/fake-openai-server.js';
 import { fakeSearxngServer } from '../fakes/fake-searxng-server.js';
@@ -179,5 +180,21 @@ export function storedSessions(h: SlackHarness): Promise<
     h,
     `SELECT id, status, turn, question, delivery_note, report IS NOT NULL AS has_report
      FROM sessions ORDER BY created_at`,
+  );
+}
+
+/**
+ * Sessions once every one is at rest: a Slack report stays `delivering` until
+ * its last write (the agent status closed, after the reaction) is done.
+ */
+export function sessionsAtRest(h: SlackHarness): ReturnType<typeof storedSessions> {
+  return eventually(
+    async () => {
+      const rows = await storedSessions(h);
+      const atRest = rows.every((r) => (FINISHED as readonly string[]).includes(r.status));
+      return rows.length > 0 && atRest ? rows : undefined;
+    },
+    30_000,
+    'the sessions at rest',
   );
 }

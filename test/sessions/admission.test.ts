@@ -105,4 +105,18 @@ describe.each([
       true,
     );
   });
+
+  it('says whether a busy thread has research under way or a report still being delivered', async () => {
+    const rules = { perUser: 50, caps: {}, costUsd: null };
+    expect((await ask('UD1', 'T-deliver', rules, '17.2')).admitted).toBe(true);
+    expect(await ask('UD2', 'T-deliver', rules, '17.2')).toEqual({
+      admitted: false,
+      refusal: { kind: 'thread_busy', delivering: false },
+    });
+    await db.pool.query(`UPDATE sessions SET status = 'delivering' WHERE team_id = 'T-deliver'`);
+    expect(await ask('UD2', 'T-deliver', rules, '17.2')).toEqual({
+      admitted: false,
+      refusal: { kind: 'thread_busy', delivering: true },
+    });
+  });
 });

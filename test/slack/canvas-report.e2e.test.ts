@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import { eventually, type SlackHarness, sessionsAtRest, slackHarness } from '../helpers/slack-harness.js';
 import { eventCallback, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
@@ -45,7 +45,7 @@ describe('the report as a canvas', () => {
       expect(thread.some((t) => t.startsWith(':memo:'))).toBe(false);
       expect(thread.some((t) => /:warning:|:x:|failed|could not/i.test(t))).toBe(false);
       expect(h.slack.canvases.filter((c) => !c.deleted)).toEqual([]);
-      expect(await storedSessions(h)).toMatchObject([{ status: 'done' }]);
+      expect(await sessionsAtRest(h)).toMatchObject([{ status: 'done' }]);
     },
     60_000,
   );

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import { eventually, type SlackHarness, sessionsAtRest, slackHarness } from '../helpers/slack-harness.js';
 import { eventCallback, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
@@ -59,7 +59,7 @@ describe('the claim check, end to end with the defaults', () => {
     // The summary in the thread stays short: no quotes.
     const summary = h.slack.messages.find((m) => render(m).startsWith(':memo:'))!;
     expect(render(summary)).not.toContain('“Spring');
-    const [session] = await storedSessions(h);
+    const [session] = await sessionsAtRest(h);
     expect(session).toMatchObject({ status: 'done' });
   }, 90_000);
 
@@ -74,7 +74,7 @@ describe('the claim check, end to end with the defaults', () => {
     expect(canvas!.markdown).toContain('Tides rise twice a day because of the sun alone [[2](');
     expect(canvas!.markdown).toContain('citations not checked (the check failed)');
     expect(thread.some((t) => /:x:|failed/i.test(t) && !t.includes('citations not checked'))).toBe(false);
-    expect(await storedSessions(h)).toMatchObject([{ status: 'done' }]);
+    expect(await sessionsAtRest(h)).toMatchObject([{ status: 'done' }]);
   }, 120_000);
 });
 

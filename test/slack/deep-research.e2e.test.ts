@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeResponsesApi, type HostedScript } from '../fakes/fake-responses-api.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { graph, TaskGraphLlm } from '../fakes/task-graph-llm.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import {
+  eventually,
+  type SlackHarness,
+  sessionsAtRest,
+  slackHarness,
+  storedSessions,
+} from '../helpers/slack-harness.js';
 import { buttonClick, eventCallback, FORM, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
@@ -107,7 +113,7 @@ describe('the deep-research backend in Slack', () => {
     ]);
     expect(canvas!.markdown).toContain('Finding about costs [[1](https://costs.example/page)].');
     expect(canvas!.markdown).toMatch(/3 hosted web searches · .* · ~\$\d+\.\d\d · session /);
-    expect((await storedSessions(h))[0]!.status).toBe('done');
+    expect((await sessionsAtRest(h))[0]!.status).toBe('done');
   }, 90_000);
 
   it('on cancel cancels every hosted request in flight, says so in the thread, and creates nothing more', async () => {

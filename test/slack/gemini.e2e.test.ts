@@ -3,7 +3,13 @@ import { fakeInteractionsApi, GEMINI_KEY, type GeminiScript } from '../fakes/fak
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { ScriptedLlm } from '../fakes/scripted-llm.js';
 import { pageServer, send } from '../helpers/page-server.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import {
+  eventually,
+  type SlackHarness,
+  sessionsAtRest,
+  slackHarness,
+  storedSessions,
+} from '../helpers/slack-harness.js';
 import {
   buttonClick,
   eventCallback,
@@ -111,7 +117,7 @@ describe('the Gemini Deep Research backend in Slack', () => {
     );
     expect(canvas!.markdown).not.toContain('grounding-api-redirect');
     expect(canvas!.markdown).toMatch(/12 hosted web searches · .* · ~\$\d+\.\d\d · session /);
-    expect((await storedSessions(h))[0]!.status).toBe('done');
+    expect((await sessionsAtRest(h))[0]!.status).toBe('done');
   }, 90_000);
 
   it('an edited plan is what the agent is told to carry out', async () => {

@@ -16,7 +16,13 @@ import {
 import { render } from '../fakes/fake-slack-server.js';
 import { graph, TaskGraphLlm } from '../fakes/task-graph-llm.js';
 import { io } from '../helpers/io.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import {
+  eventually,
+  type SlackHarness,
+  sessionsAtRest,
+  slackHarness,
+  storedSessions,
+} from '../helpers/slack-harness.js';
 import { eventCallback, JSON_TYPE, signedPost } from '../helpers/slack-requests.js';
 
 let h: SlackHarness | undefined;
@@ -219,7 +225,7 @@ describe('completion by webhook', () => {
     expect(fake.calls.retrieves).toHaveLength(reads);
     const health = await healthz(app);
     expect(health.openaiWebhooks).toEqual({ received: 8, refused: 4, duplicates: 1, ended: 3 });
-    expect((await storedSessions(h))[0]!.status).toBe('done');
+    expect((await sessionsAtRest(h))[0]!.status).toBe('done');
   }, 90_000);
 
   it('wakes a task run by another process: the webhook reaches serve, Postgres tells the worker that owns it', async () => {

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import {
+  eventually,
+  type SlackHarness,
+  sessionsAtRest,
+  slackHarness,
+  storedSessions,
+} from '../helpers/slack-harness.js';
 import {
   buttonClick,
   eventCallback,
@@ -81,7 +87,7 @@ describe('plan review', () => {
 
     await Promise.all([click('UANN'), click('UANN')]);
     await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 30_000, 'done');
-    expect(await storedSessions(h)).toMatchObject([{ status: 'done' }]);
+    expect(await sessionsAtRest(h)).toMatchObject([{ status: 'done' }]);
     // The plan now runs: its review buttons gave way to Cancel while research ran, and then to nothing.
     await eventually(() => buttons(plan).length === 0, 5000, 'plan without buttons');
     expect(plan.history.some((v) => v.includes('Estimate:'))).toBe(true);
@@ -93,7 +99,7 @@ describe('plan review', () => {
     const app = await h.start();
     const { ts } = await askForPlan(h, app.url);
     await eventually(() => h!.slack.reactionsOn('C1', ts).includes('white_check_mark'), 30_000, 'done');
-    expect(await storedSessions(h)).toMatchObject([{ status: 'done' }]);
+    expect(await sessionsAtRest(h)).toMatchObject([{ status: 'done' }]);
   }, 60_000);
 
   it('is cancelled from the plan, which loses its buttons', async () => {

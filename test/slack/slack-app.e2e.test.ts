@@ -3,7 +3,13 @@ import { runCli } from '../../src/main.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import { RuleLlm } from '../fakes/rule-llm.js';
 import { io } from '../helpers/io.js';
-import { eventually, type SlackHarness, slackHarness, storedSessions } from '../helpers/slack-harness.js';
+import {
+  eventually,
+  type SlackHarness,
+  sessionsAtRest,
+  slackHarness,
+  storedSessions,
+} from '../helpers/slack-harness.js';
 import {
   buttonClick,
   eventCallback,
@@ -577,7 +583,7 @@ describe('restarts', () => {
     // After the restart only the summary was posted (the report went to one canvas); everything else was edited.
     expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage').length - postsBefore).toBe(1);
     expect(h.slack.canvases).toHaveLength(1);
-    expect((await storedSessions(h))[0]!.status).toBe('done');
+    expect((await sessionsAtRest(h))[0]!.status).toBe('done');
   }, 40_000);
 });
 

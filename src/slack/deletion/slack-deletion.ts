@@ -1,6 +1,7 @@
 import type { App, BlockAction, OverflowAction } from '@slack/bolt';
 import type { SessionRow, SessionStore } from '../../sessions/records/session-store.js';
 import type { Deleted, DeletionActor, ReportDeletion } from '../../sessions/report-deletion.js';
+import { whenDelivered } from '../../sessions/when-delivered.js';
 import type { SlackApi } from '../api/slack-api.js';
 import { ACTION } from '../render/messages.js';
 import type { FeatureCommand, FeatureContext, SlackFeature } from '../slack-feature.js';
@@ -55,6 +56,7 @@ export function deletionFeature(deps: {
     const found = (await sessions.findByIdPrefix(c.rest)).filter((r) => r.teamId === c.teamId);
     if (found.length > 1) return 'Several reports start with that id: give more of it.';
     if (!found[0]) return deletedText({ kind: 'missing' });
+    await whenDelivered(sessions, found[0]);
     const deleted = await deletion.delete(found[0].id, actor(c.userId));
     if (deleted.kind === 'deleted') deps.deliver();
     return deletedText(deleted);
@@ -71,6 +73,8 @@ export function deletionFeature(deps: {
         const teamId = body.user.team_id ?? body.team?.id;
         if (!row || (row.teamId && row.teamId !== teamId))
           return void (await say(deletedText({ kind: 'missing' })));
+        // Clicked as soon as the summary showed: the report's last writes are waited for, then it goes.
+        await whenDelivered(sessions, row);
         const deleted = await deletion.delete(row.id, actor(body.user.id));
         if (deleted.kind === 'deleted') deps.deliver();
         await say(deletedText(deleted));

@@ -16,5 +16,8 @@ export function tooManySessions(active: number, limit: number): string | undefin
 export const THREAD_BUSY =
   'Research is already under way in this thread: wait for its report, or cancel it first.';
 
+export const THREAD_DELIVERING =
+  "This thread's report is still being delivered to Slack: ask again once it is complete in the thread.";
+
 export const POLICY_CHANGED =
   "This channel's research policy changed while your request was decided: ask again to research under the new one.";
