@@ -52,7 +52,7 @@ function register(
         const reply = await run(value, body.user.id, body.trigger_id, body.channel?.id ?? '', at);
         // A click in the Home tab ([Cancel] on a running research) has no message to answer: the view shows it.
         if (body.container?.type === 'view')
-          await home.publish(body.user.id, body.user.team_id ?? body.team?.id ?? '');
+          await home.republish(body.user.id, body.user.team_id ?? body.team?.id ?? '');
         else if (reply) await respond({ response_type: 'ephemeral', replace_original: false, text: reply });
       } catch (err) {
         log.error({ err, sessionId: (action as ButtonAction).value }, 'button failed');

@@ -113,7 +113,7 @@ export class SlackHome {
   private readonly inTurn = keyedQueue();
 
   /** The person's Home as they last left it (their search and page), with what changed since. */
-  private republish(userId: string, teamId: string): Promise<void> {
+  republish(userId: string, teamId: string): Promise<void> {
     const { query, page } = this.shown.get(`${teamId}:${userId}`) ?? { query: '', page: 0 };
     return this.publish(userId, teamId, query, page);
   }
