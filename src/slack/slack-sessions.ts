@@ -203,28 +203,30 @@ export class SlackSessions {
     if (asked.requester !== userId && !(await this.deps.api.isAdmin(userId)))
       return `Only <@${asked.requester}> (who asked) or a workspace admin can continue this research.`;
     const row = await whenDelivered(this.deps.sessions, asked);
-    if (!row?.teamId || !row.channelId || !row.threadTs) return 'That research no longer exists.';
+    if (!row) return 'That research no longer exists.';
     if (row.status === 'delivering')
       return 'This report is still being delivered to the thread: click [Research more] again in a minute.';
-    const latest = (await this.deps.sessions.threadSessions(row.teamId, row.channelId, row.threadTs))[0];
+    // Where a session is never changes: the place read before the wait holds.
+    const { teamId, channelId, threadTs } = asked;
+    const latest = (await this.deps.sessions.threadSessions(teamId, channelId, threadTs))[0];
     if (latest && latest.id !== row.id)
       return 'A later research in this thread already goes on from this one.';
     const continued = isResearching(row.status) ? null : await this.deps.service.continueFrom(row);
     if (!continued) return 'This research has no finished report to continue from.';
-    const refusal = await this.starter.refusal({ userId, teamId: row.teamId });
+    const refusal = await this.starter.refusal({ userId, teamId });
     if (refusal) return refusal;
     const once = `research_more:${row.id}`;
     if (!(await this.deps.sessions.claimEvent(once))) return undefined;
     const { mentionTs } = (await threadOf(this.deps.sessions, row)).place;
     const refused = await this.starter.create({
-      teamId: row.teamId,
-      channelId: row.channelId,
+      teamId,
+      channelId,
       userId: row.requester,
-      threadTs: row.threadTs,
+      threadTs,
       question: row.question,
       turn: row.turn + 1,
       role: mentionTs ? 'mention' : 'root',
-      roleTs: mentionTs ?? row.threadTs,
+      roleTs: mentionTs ?? threadTs,
       continued,
     });
     if (refused) await this.deps.sessions.releaseEvent(once);

@@ -184,17 +184,18 @@ export function storedSessions(h: SlackHarness): Promise<
 }
 
 /**
- * Sessions once every one is at rest: a Slack report stays `delivering` until
- * its last write (the agent status closed, after the reaction) is done.
+ * Sessions once every one (or the one `id` names) is at rest: a Slack report
+ * stays `delivering` until its last write (the agent status closed, after the
+ * reaction) is done.
  */
-export function sessionsAtRest(h: SlackHarness): ReturnType<typeof storedSessions> {
+export function sessionsAtRest(h: SlackHarness, id?: string): ReturnType<typeof storedSessions> {
   return eventually(
     async () => {
-      const rows = await storedSessions(h);
+      const rows = (await storedSessions(h)).filter((r) => id === undefined || r.id === id);
       const atRest = rows.every((r) => (FINISHED as readonly string[]).includes(r.status));
       return rows.length > 0 && atRest ? rows : undefined;
     },
     30_000,
-    'the sessions at rest',
+    id ? `session ${id} at rest` : 'the sessions at rest',
   );
 }

@@ -1,7 +1,6 @@
-import { FINISHED } from '../../src/sessions/records/session-status.js';
 import { type FakeMessage, render } from '../fakes/fake-slack-server.js';
 import type { SlackHarness } from './slack-harness.js';
-import { eventually, queryRows } from './slack-harness.js';
+import { eventually, sessionsAtRest } from './slack-harness.js';
 import { buttonClick, FORM, signedPost, slashCommand } from './slack-requests.js';
 
 /**
@@ -49,15 +48,6 @@ export async function researchReviewed(
     'the summary',
   );
   const sessionId = String(start.value);
-  await eventually(
-    async () => {
-      const [row] = await queryRows<{ status: string }>(h, 'SELECT status FROM sessions WHERE id = $1', [
-        sessionId,
-      ]);
-      return row && (FINISHED as readonly string[]).includes(row.status);
-    },
-    30_000,
-    'the session at rest',
-  );
+  await sessionsAtRest(h, sessionId);
   return { root, summary, sessionId };
 }
